@@ -1,0 +1,201 @@
+"""Data passed between the pipeline stages.
+
+The pipeline flows one way:
+argv -> Invocation (cmdline) -> CompileJob (driver) -> preprocessed text (preprocess)
+-> ParsedTU (frontend) -> CFG per function (cfg) -> TUAnalysis with findings (analysis)
+-> patched text (instrument) -> object (driver) -> executable + checker runtime (link).
+
+Positions: the frontend parses the *preprocessed* text with its line markers blanked
+out, so every pycparser ``Coord.line`` is a 1-based line index into the preprocessed
+text (``Pos``).  ``ParsedTU.loc`` maps such a position back to the user's file and
+line (``Loc``) for diagnostics; the rewriter works on ``Pos`` directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, order=True)
+class Pos:
+    """1-based line and column in the preprocessed text."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, order=True)
+class Loc:
+    """1-based file, line and column in the user's source, for diagnostics."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass
+class ParsedTU:
+    """One translation unit after the frontend.
+
+    ``ast`` is a pycparser ``c_ast.FileAST`` holding the user's part of the TU (system
+    header declarations are not re-parsed; their typedef names are seeded).  ``text``
+    is the full preprocessed text the positions refer to.  ``linemap[i]`` is the
+    (file, line) of preprocessed line ``i + 1``.
+    """
+
+    ast: Any
+    text: str
+    main_file: str
+    linemap: list[tuple[str, int]]
+    user_lines: int
+    noreturn: frozenset[str] = frozenset()
+    handle_names: dict[str, str] = field(default_factory=dict)
+
+    def loc(self, pos: Pos) -> Loc:
+        """Map a preprocessed-text position to the user's file, line and column."""
+        if 1 <= pos.line <= len(self.linemap):
+            file, line = self.linemap[pos.line - 1]
+            return Loc(file, line, pos.column)
+        return Loc(self.main_file, pos.line, pos.column)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A conditional responsible for a finding (an element of PDF+ with a
+    rank-dependent predicate, PARCOACH Alg. 1)."""
+
+    pos: Pos
+    loc: Loc
+    text: str  # C text of the predicate, e.g. "rank == 0"
+    reason: str  # e.g. "this condition depends on the process rank"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A `note:` line attached to a finding (counter-example, barrier-matching §5.2)."""
+
+    loc: Loc
+    message: str
+
+
+@dataclass
+class Finding:
+    """One compile-time warning: a collective some ranks may skip or reorder."""
+
+    function: str
+    collective: str  # "MPI_Barrier", or "call to helper()" for a summarised callee
+    comm: str  # communicator for display, e.g. "MPI_COMM_WORLD"
+    pos: Pos
+    loc: Loc
+    conditions: list[Condition]
+    notes: list[Note] = field(default_factory=list)
+    tag: str = "mpi-collective-order"  # printed as [-Wmpi-collective-order]
+    message: str = ""  # full message text; diagnostics fills a default when empty
+    suppressed: bool = False
+    callee: str = ""  # for a call to a function that executes collectives: its name
+
+
+@dataclass
+class Site:
+    """A call site the instrumentation checks before it runs (PARCOACH Alg. 2).
+
+    ``kind`` is "collective" (an MPI collective), "call" (a call to a function whose
+    summary executes collectives) or "noreturn" (exit/abort/MPI_Abort... : the exit CC
+    runs before it).  ``start``/``end`` delimit the whole call expression in the
+    preprocessed text (end is exclusive, i.e. one past the closing parenthesis).
+    """
+
+    kind: str
+    name: str
+    function: str
+    comm: str  # C expression text of the communicator argument ("" for noreturn)
+    start: Pos
+    end: Pos
+    loc: Loc
+    root: str | None = None  # C expression of the root argument, if any
+    op: str | None = None  # C expression of the reduction operator, if any
+    size: str | None = None  # C expression giving a per-rank data-size signature
+    flagged: bool = False  # True when the static analysis warned about this site
+    conditions: list[Condition] = field(default_factory=list)
+
+
+@dataclass
+class ExitPoint:
+    """Where a function may leave: a `return` statement or the closing brace."""
+
+    kind: str  # "return" or "end"
+    start: Pos  # for "return": the `r` of `return`; for "end": the closing `}`
+    end: Pos  # for "return": one past the `;`; for "end": same as start
+    loc: Loc
+    has_value: bool = False
+    value_has_collective: bool = False
+
+
+@dataclass
+class FunctionPlan:
+    """What the instrumentation must insert in one function with findings."""
+
+    name: str
+    return_type: str  # C text, e.g. "int" or "void"
+    body_start: Pos  # the `{` opening the function body
+    body_end: Pos  # the `}` closing it
+    def_start: Pos  # start of the whole definition (where file-scope text may go)
+    sites: list[Site]
+    exits: list[ExitPoint]
+    comms: list[str]  # communicator expressions checked at every exit, in a fixed order
+
+
+@dataclass
+class FunctionSummary:
+    """Interprocedural summary of one function (PARCOACH §3.1 extended).
+
+    ``sequence`` is the collective sequence every call executes when it is fixed
+    (e.g. ["MPI_Barrier@MPI_COMM_WORLD"]); ``fixed`` is False when the sequence may
+    vary between ranks or calls (then callers compare by function name).
+    """
+
+    name: str
+    file: str
+    line: int
+    has_collectives: bool
+    sequence: list[str]
+    fixed: bool
+    returns_rank: bool = False  # its return value depends on the process rank
+    rank_params: list[int] = field(default_factory=list)  # params whose value reaches a rank-dependent branch
+    noreturn: bool = False
+
+
+@dataclass
+class Stats:
+    """Per-TU numbers in the spirit of PARCOACH Table 1."""
+
+    collective_sites: int = 0
+    flagged_sites: int = 0
+    instrumented_sites: int = 0
+    functions: int = 0
+    functions_instrumented: int = 0
+    user_lines: int = 0
+    analysis_seconds: float = 0.0
+    skipped: int = 0
+
+    def add(self, other: Stats) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class TUAnalysis:
+    """Everything the static analysis says about one TU."""
+
+    findings: list[Finding]
+    plans: list[FunctionPlan]
+    summaries: dict[str, FunctionSummary]
+    stats: Stats
+    # Findings that hold only if an external callee (``Finding.callee``, not seen in
+    # this TU nor in any visible summary) executes collectives: the link step, which
+    # sees every object's summaries, turns them into warnings.
+    deferred: list[Finding] = field(default_factory=list)

@@ -1,0 +1,95 @@
+"""Environment switches, as a table: the single place that names and documents them.
+
+Every switch is an environment variable so that no command-line flag of gcc or of the
+MPI compiler is ever shadowed.  ``mpicc-wrap --wrap-help`` prints this table.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+class Switch(NamedTuple):
+    name: str
+    default: str
+    help: str
+
+
+SWITCHES: tuple[Switch, ...] = (
+    Switch("MPICC_WRAP_CC", "", "underlying MPI compiler command (may carry arguments); "
+           "else $MPICC, else the first mpicc on PATH that is not mpicc-wrap"),
+    Switch("MPICC_WRAP_DISABLE", "0", "1: pure pass-through to the underlying compiler"),
+    Switch("MPICC_WRAP_STRICT", "0", "1: an analysis that cannot run is an error, not a note"),
+    Switch("MPICC_WRAP_DEBUG", "0", "1: show Python tracebacks and keep temporary files"),
+    Switch("MPICC_WRAP_WERROR", "0", "1: mpicc-wrap warnings are errors (like -Werror=mpi-*)"),
+    Switch("MPICC_WRAP_INSTRUMENT", "1", "0: warn only, do not insert run-time checks"),
+    Switch("MPICC_WRAP_REPORT", "", "append a JSON report of findings and statistics to this file"),
+    Switch("MPICC_WRAP_SARIF", "", "write a SARIF 2.1.0 report of findings to this file"),
+    Switch("MPICC_WRAP_STATS", "0", "1: print per-TU statistics (collective sites, flagged, ...)"),
+    Switch("MPICC_WRAP_CACHE", "", "cache directory (default: $XDG_CACHE_HOME/mpicc-wrap)"),
+    Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off"),
+)
+
+
+def _flag(env: dict[str, str], name: str, default: str) -> bool:
+    return env.get(name, default).strip().lower() not in ("", "0", "no", "off", "false")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Compile-time switches read once per invocation."""
+
+    disable: bool = False
+    strict: bool = False
+    debug: bool = False
+    werror: bool = False
+    instrument: bool = True
+    report: str = ""
+    sarif: str = ""
+    stats: bool = False
+    cache: str = ""
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Options:
+        e = dict(os.environ if env is None else env)
+        return cls(
+            disable=_flag(e, "MPICC_WRAP_DISABLE", "0"),
+            strict=_flag(e, "MPICC_WRAP_STRICT", "0"),
+            debug=_flag(e, "MPICC_WRAP_DEBUG", "0"),
+            werror=_flag(e, "MPICC_WRAP_WERROR", "0"),
+            instrument=_flag(e, "MPICC_WRAP_INSTRUMENT", "1"),
+            report=e.get("MPICC_WRAP_REPORT", ""),
+            sarif=e.get("MPICC_WRAP_SARIF", ""),
+            stats=_flag(e, "MPICC_WRAP_STATS", "0"),
+            cache=e.get("MPICC_WRAP_CACHE", ""),
+        )
+
+
+def cache_dir(options: Options) -> str:
+    """Directory for caches that must live outside any source tree."""
+    if options.cache:
+        return options.cache
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mpicc-wrap")
+
+
+def help_text() -> str:
+    """Text of ``mpicc-wrap --wrap-help``."""
+    width = max(len(s.name) for s in SWITCHES)
+    lines = [
+        "mpicc-wrap: drop-in mpicc that checks MPI collective ordering.",
+        "Usage: mpicc-wrap [mpicc arguments...]   (every argument goes to the MPI compiler)",
+        "       mpicc-wrap --wrap-help             this text",
+        "       mpicc-wrap --wrap-cmake-toolchain  print the path of the CMake toolchain file",
+        "",
+        "Warning flags understood (and not passed on): -Wno-mpi-collective-order,",
+        "-Werror=mpi-collective-order, -Wno-error=mpi-collective-order (and other -Wmpi-* tags).",
+        "",
+        "Environment switches:",
+    ]
+    for s in SWITCHES:
+        default = f" (default {s.default})" if s.default else ""
+        lines.append(f"  {s.name.ljust(width)}  {s.help}{default}")
+    return "\n".join(lines) + "\n"
