@@ -1,0 +1,65 @@
+"""``mpicc-wrap``: the console entry point.  No Python traceback reaches a user unless
+MPICC_WRAP_DEBUG=1."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from importlib import resources
+
+from mpicc_wrap import cmdline, compiler, driver, switches
+from mpicc_wrap.errors import WrapError
+from mpicc_wrap.tempfiles import Terminated
+
+TOOLCHAIN = ("mpicc_wrap.integration", "mpicc-wrap-toolchain.cmake")
+
+
+def toolchain_path() -> str:
+    """Absolute path of the installed CMake toolchain file."""
+    package, name = TOOLCHAIN
+    return str(resources.files(package).joinpath(name))
+
+
+def _wrap_option(word: str) -> int | None:
+    """Handle our own ``--wrap-*`` commands (only as the first argument, so a linker's
+    ``-Xlinker --wrap=...`` is never taken for one)."""
+    if word == "--wrap-help":
+        sys.stdout.write(switches.help_text())
+        return 0
+    if word == "--wrap-cmake-toolchain":
+        print(toolchain_path())
+        return 0
+    return None
+
+
+def _main(argv: list[str]) -> int:
+    if argv:
+        handled = _wrap_option(argv[0])
+        if handled is not None:
+            return handled
+    options = switches.Options.from_env()
+    inv = cmdline.parse(argv)
+    return driver.run(inv, compiler.find(), options)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run mpicc-wrap with ``argv`` (default: the process arguments)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    debug = switches.Options.from_env().debug
+    try:
+        return _main(args)
+    except WrapError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"mpicc-wrap: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except Terminated as exc:
+        return exc.exit_code
+    except Exception as exc:  # a bug of ours: one line, never a traceback
+        if debug:
+            traceback.print_exc()
+        print(f"mpicc-wrap: error: internal error: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return 1

@@ -1,0 +1,258 @@
+"""The gcc/mpicc command-line model: classify argv into an ``Invocation``.
+
+Table-driven, in the spirit of LLVM scan-build-py's libscanbuild/compilation.py: one
+table says which flags take an argument (separate and/or joined) and what they are
+for, so the driver can rebuild the commands it needs (preprocess only, compile the
+rewritten text, link) from the user's own words without re-interpreting them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import NamedTuple
+
+# Kinds of argument.  "pp": preprocessor-only (dropped when compiling a .i file);
+# "dep": dependency-file flags; "link": link-only; "lang": -x; "output": -o;
+# "mode": -c/-S/-E/-M/-MM/-fsyntax-only; "flag": everything else (kept everywhere).
+SEPARATE, JOINED, BOTH = "separate", "joined", "both"
+
+# flag -> (how its argument is given, kind)
+ARITY: dict[str, tuple[str, str]] = {
+    "-o": (BOTH, "output"),
+    "-x": (BOTH, "lang"),
+    "-I": (BOTH, "pp"),
+    "-D": (BOTH, "pp"),
+    "-U": (BOTH, "pp"),
+    "-A": (BOTH, "pp"),
+    "-include": (BOTH, "pp"),
+    "-imacros": (BOTH, "pp"),
+    "-isystem": (BOTH, "pp"),
+    "-iquote": (BOTH, "pp"),
+    "-idirafter": (BOTH, "pp"),
+    "-iprefix": (BOTH, "pp"),
+    "-iwithprefix": (BOTH, "pp"),
+    "-iwithprefixbefore": (BOTH, "pp"),
+    "-isysroot": (BOTH, "pp"),
+    "-imultilib": (BOTH, "pp"),
+    "-Xpreprocessor": (SEPARATE, "pp"),
+    "-MF": (BOTH, "dep"),
+    "-MT": (BOTH, "dep"),
+    "-MQ": (BOTH, "dep"),
+    "-L": (BOTH, "link"),
+    "-l": (BOTH, "link"),
+    "-Xlinker": (SEPARATE, "link"),
+    "-T": (BOTH, "link"),
+    "-u": (BOTH, "link"),
+    "-z": (SEPARATE, "link"),
+    "-e": (SEPARATE, "link"),
+    "-Xassembler": (SEPARATE, "flag"),
+    "-aux-info": (SEPARATE, "flag"),
+    "--param": (BOTH, "flag"),
+    "-specs": (BOTH, "flag"),
+    "-B": (BOTH, "flag"),
+    "-wrapper": (SEPARATE, "flag"),
+    "-dumpbase": (SEPARATE, "flag"),
+    "-dumpbase-ext": (SEPARATE, "flag"),
+    "-dumpdir": (SEPARATE, "flag"),
+    "-G": (SEPARATE, "flag"),
+}
+
+# Argument-less flags whose kind is not "flag".
+SIMPLE: dict[str, str] = {
+    "-c": "mode", "-S": "mode", "-E": "mode", "-M": "mode", "-MM": "mode",
+    "-fsyntax-only": "mode",
+    "-MD": "dep", "-MMD": "dep", "-MP": "dep", "-MG": "dep",
+    "-nostdinc": "pp", "-undef": "pp", "-C": "pp", "-CC": "pp", "-P": "pp", "-H": "pp",
+    "-dD": "pp", "-dM": "pp", "-dN": "pp", "-dI": "pp", "-dU": "pp",
+}
+
+# Prefixes (joined forms) for kinds other than "flag".
+PREFIX_KINDS: tuple[tuple[str, str], ...] = (("-Wp,", "pp"), ("-Wl,", "link"))
+
+INTROSPECT_EXACT = frozenset({
+    "-show", "-showme", "-compile_info", "-link_info", "-compile-info", "-link-info",
+    "--version", "-###", "-dumpversion", "-dumpfullversion", "-dumpmachine", "-dumpspecs",
+    "--help", "-help", "--target-help",
+})
+INTROSPECT_PREFIX = ("-print-", "--print-", "-showme:", "--showme", "--help=")
+
+# Input language by file extension (gcc's table, reduced to what the driver needs).
+EXT_LANG: dict[str, str] = {
+    ".c": "c", ".i": "cpp-output", ".h": "c-header",
+    ".cc": "c++", ".cp": "c++", ".cxx": "c++", ".cpp": "c++", ".c++": "c++", ".C": "c++",
+    ".CPP": "c++", ".ii": "c++-cpp-output", ".hh": "c++-header", ".hpp": "c++-header",
+    ".s": "assembler", ".S": "assembler-with-cpp", ".sx": "assembler-with-cpp",
+    ".f": "f77", ".for": "f77", ".F": "f77-cpp-input", ".f90": "f95", ".F90": "f95-cpp-input",
+    ".f95": "f95", ".f03": "f95", ".f08": "f95", ".m": "objective-c",
+}
+# Languages gcc compiles (everything else is a linker input).
+COMPILED = frozenset(EXT_LANG.values())
+
+MODE_PRIORITY = (("-E", "preprocess"), ("-M", "deps"), ("-MM", "deps"), ("-S", "assemble"),
+                 ("-c", "compile"), ("-fsyntax-only", "syntax"))
+
+_OURS = re.compile(r"^-W(?:(no-)|(error=)|(no-error=))?mpi-([A-Za-z0-9_-]+)$")
+# -Wmpi-TAG only enables (escalation stays with -Werror), as in gcc.
+_OURS_STATE = {(False, False, False): "on", (True, False, False): "off",
+               (False, True, False): "error", (False, False, True): "warning"}
+
+
+class Arg(NamedTuple):
+    """One argument as the user wrote it (one word, or a flag and its value)."""
+
+    words: tuple[str, ...]
+    kind: str  # input, output, mode, lang, dep, pp, link, flag, introspect
+    name: str = ""  # the flag ("-MF"), or "" for inputs
+    value: str = ""  # the flag's argument, or the input path
+    lang: str = ""  # inputs: effective language ("c", "object", "c++", ...)
+    explicit: bool = False  # inputs: language came from -x
+
+
+class Invocation(NamedTuple):
+    """A classified compiler invocation."""
+
+    mode: str  # link, compile, assemble, preprocess, deps, syntax, introspect
+    args: tuple[Arg, ...]  # expanded argv, our -W*mpi-* flags removed
+    command: tuple[str, ...]  # what to run for "the user's original command"
+    warning_flags: dict[str, str]  # "mpi-TAG" -> on | off | error | warning
+    werror: bool  # plain -Werror was given (escalates our warnings too)
+
+    @property
+    def inputs(self) -> list[Arg]:
+        return [a for a in self.args if a.kind == "input"]
+
+    @property
+    def sources(self) -> list[Arg]:
+        """The C translation units mpicc-wrap analyses."""
+        return [a for a in self.inputs if a.lang == "c"]
+
+    @property
+    def output(self) -> str | None:
+        outs = [a.value for a in self.args if a.kind == "output"]
+        return outs[-1] if outs else None
+
+    def flag_values(self, name: str) -> list[str]:
+        return [a.value for a in self.args if a.name == name]
+
+    def has(self, name: str) -> bool:
+        return any(a.name == name for a in self.args)
+
+
+def input_language(path: str) -> str:
+    """gcc's language for an input without -x: by extension, else a linker input."""
+    if path == "-":
+        return "none"
+    return EXT_LANG.get(os.path.splitext(path)[1], "object")
+
+
+def parse(argv: list[str]) -> Invocation:
+    """Classify ``argv`` (without the program name)."""
+    words, ours_in_file = expand_response_files(argv)
+    args: list[Arg] = []
+    flags: dict[str, str] = {}
+    werror = False
+    lang: str | None = None
+    i = 0
+    while i < len(words):
+        word = words[i]
+        m = _OURS.match(word)
+        if m:
+            state = _OURS_STATE[(bool(m.group(1)), bool(m.group(2)), bool(m.group(3)))]
+            flags["mpi-" + m.group(4)] = state
+            i += 1
+            continue
+        arg, i = _classify(words, i, lang)
+        if arg.kind == "lang":
+            lang = None if arg.value == "none" else arg.value
+        werror = werror or word == "-Werror"
+        args.append(arg)
+    command = tuple(w for a in args for w in a.words) if ours_in_file else tuple(
+        w for w in argv if not _OURS.match(w))
+    return Invocation(_mode(args), tuple(args), command, flags, werror)
+
+
+def _classify(words: list[str], i: int, lang: str | None) -> tuple[Arg, int]:
+    """The argument starting at ``words[i]`` and the index after it."""
+    word = words[i]
+    if word == "-" or not word.startswith("-"):
+        effective = lang or input_language(word)
+        return Arg((word,), "input", "", word, effective, lang is not None), i + 1
+    if word in INTROSPECT_EXACT or word.startswith(INTROSPECT_PREFIX):
+        return Arg((word,), "introspect", word), i + 1
+    if word in ARITY:
+        kind = ARITY[word][1]
+        value = words[i + 1] if i + 1 < len(words) else ""
+        return Arg(tuple(words[i:i + 2]), kind, word, value), i + 2
+    if word in SIMPLE:
+        return Arg((word,), SIMPLE[word], word), i + 1
+    for name in sorted(ARITY, key=len, reverse=True):
+        how, kind = ARITY[name]
+        if how != SEPARATE and word.startswith(name):
+            value = word[len(name):]
+            if name in ("-specs", "--param") and value.startswith("="):
+                value = value[1:]
+            return Arg((word,), kind, name, value), i + 1
+    for prefix, kind in PREFIX_KINDS:
+        if word.startswith(prefix):
+            return Arg((word,), kind, prefix, word[len(prefix):]), i + 1
+    return Arg((word,), "flag", word), i + 1
+
+
+def _mode(args: list[Arg]) -> str:
+    if any(a.kind == "introspect" for a in args) or not any(a.kind == "input" for a in args):
+        return "introspect"
+    names = {a.name for a in args if a.kind == "mode"}
+    for flag, mode in MODE_PRIORITY:
+        if flag in names:
+            return mode
+    return "link"
+
+
+def expand_response_files(argv: list[str], depth: int = 0) -> tuple[list[str], bool]:
+    """Expand ``@file`` arguments like gcc (libiberty ``expandargv``); a missing file
+    stays a literal argument.  Also says whether one of our own flags came from a file."""
+    out: list[str] = []
+    ours = False
+    for word in argv:
+        path = word[1:]
+        if not word.startswith("@") or depth > 20 or not os.path.isfile(path):
+            out.append(word)
+            continue
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            inner, nested = expand_response_files(split_response(f.read()), depth + 1)
+        ours = ours or nested or any(_OURS.match(w) for w in inner)
+        out.extend(inner)
+    return out, ours
+
+
+def split_response(text: str) -> list[str]:
+    """Split response-file text like libiberty ``buildargv``: whitespace separates,
+    single and double quotes group, a backslash escapes the next character."""
+    words: list[str] = []
+    cur: list[str] = []
+    in_word = False
+    quote = ""
+    chars = iter(text)
+    for ch in chars:
+        if ch == "\\":
+            cur.append(next(chars, ""))
+            in_word = True
+        elif quote:
+            if ch == quote:
+                quote = ""
+            else:
+                cur.append(ch)
+        elif ch in "'\"":
+            quote = ch
+            in_word = True
+        elif ch.isspace():
+            if in_word:
+                words.append("".join(cur))
+            cur, in_word = [], False
+        else:
+            cur.append(ch)
+            in_word = True
+    if in_word:
+        words.append("".join(cur))
+    return words

@@ -1,0 +1,247 @@
+"""The per-invocation pipeline: preprocess each C source, run the analysis stage,
+compile (the original source when unchanged, else the rewritten text), link with the
+checker runtime.  Failure policy: the user's errors come from the real compiler,
+unchanged; our own failures on valid code never fail the build."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mpicc_wrap import compiler as cc
+from mpicc_wrap import preprocess as pp
+from mpicc_wrap import reports, runtime_build, stage, summaries
+from mpicc_wrap.cmdline import COMPILED, Arg, Invocation
+from mpicc_wrap.errors import AnalysisSkipped, WrapError
+from mpicc_wrap.stage import StageResult
+from mpicc_wrap.switches import Options
+from mpicc_wrap.tempfiles import private_dir
+
+PASSTHROUGH_MODES = frozenset({"introspect", "preprocess", "deps"})
+BROKEN_REWRITE = "instrumented code did not compile"
+
+
+@dataclass
+class Unit:
+    """One C source of the invocation on its way through the pipeline."""
+
+    source: Arg
+    obj: str  # the object (or .s) this source becomes
+    text_path: str  # temporary preprocessed file
+    dep_path: str  # temporary depfile written by the preprocessing run
+    pp_stderr: bytes = b""
+    result: StageResult | None = None
+
+    @property
+    def name(self) -> str:
+        return "<stdin>" if self.source.value == "-" else self.source.value
+
+    @property
+    def rewritten(self) -> bool:
+        return self.result is not None and self.result.text is not None
+
+
+def run(inv: Invocation, compiler: list[str], options: Options) -> int:
+    """Build what the user asked for; return the exit status."""
+    multi_output = inv.output is not None and len(inv.inputs) > 1
+    if (options.disable or inv.mode in PASSTHROUGH_MODES or not inv.sources
+            or (inv.mode in ("compile", "assemble") and multi_output)):
+        return cc.run([*compiler, *inv.command])[0]
+    if inv.werror:
+        options = dataclasses.replace(options, werror=True)
+    stdin = sys.stdin.buffer.read() if any(a.value == "-" for a in inv.inputs) else None
+    with private_dir(keep=options.debug) as tmp:
+        return Build(inv, compiler, options, stdin, tmp).run()
+
+
+class Build:
+    """One invocation with C sources to analyse (compile, assemble, link, syntax)."""
+
+    def __init__(self, inv: Invocation, compiler: list[str], options: Options,
+                 stdin: bytes | None, tmp: str) -> None:
+        self.inv, self.compiler, self.options = inv, compiler, options
+        self.stdin, self.tmp = stdin, tmp
+        self.units = [self._unit(k, src) for k, src in enumerate(inv.sources)]
+        self.skips: list[str] = []  # "FILE: REASON" of our own failures
+
+    def _unit(self, k: int, source: Arg) -> Unit:
+        base = os.path.join(self.tmp, f"{k}-{pp.stem(source.value) or 'stdin'}")
+        obj = base + ".o" if self.inv.mode == "link" else pp.default_output(self.inv, source)
+        return Unit(source, obj, base + ".i", base + ".d")
+
+    def original(self) -> int:
+        """Run the user's command as given (minus our own flags)."""
+        return cc.run([*self.compiler, *self.inv.command], self.stdin)[0]
+
+    def run(self) -> int:
+        """Build; our notes are printed only when the build succeeds (on a user error
+        the compiler's own messages are all the user needs)."""
+        code = self._build()
+        if code == 0 and self.skips:
+            if self.options.strict:
+                raise WrapError(f"analysis skipped for {self.skips[0]}")
+            for line in self.skips:
+                print(f"mpicc-wrap: note: analysis skipped for {line}", file=sys.stderr)
+        return code
+
+    def _build(self) -> int:
+        for unit in self.units:
+            if not self._preprocess(unit):
+                return self.original()  # the user's error, in the compiler's words
+            unit.result = self._analyse(unit)
+        if self.skips and self.options.strict:
+            code = self._syntax_check()
+            if code != 0:
+                return code  # invalid C: the compiler says why
+            raise WrapError(f"analysis skipped for {self.skips[0]}")
+        if sum(u.result.errors for u in self.units if u.result):
+            return 1
+        if self.inv.mode == "link":
+            return self._link()
+        if self.inv.mode == "syntax":
+            return self.original()
+        return self._compile()
+
+    def _syntax_check(self) -> int:
+        cmd = [*self.compiler, *pp.words(self.inv, pp.PREPROCESS_KINDS), "-fsyntax-only",
+               "-x", "c", *(u.source.value for u in self.units)]
+        return cc.run(cmd, self.stdin)[0]
+
+    def _preprocess(self, unit: Unit) -> bool:
+        cmd = pp.preprocess_command(self.compiler, self.inv, unit.source, unit.text_path,
+                                    unit.dep_path)
+        code, unit.pp_stderr = cc.run(cmd, self.stdin, capture=True)
+        return code == 0
+
+    def _analyse(self, unit: Unit) -> StageResult | None:
+        with open(unit.text_path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        try:
+            return stage.run(text, unit.name, self.compiler, self.options,
+                             external=summaries.visible(unit.obj, self.options),
+                             warning_flags=self.inv.warning_flags)
+        except Exception as exc:  # our failure on valid code never fails the build
+            reason = str(exc) if isinstance(exc, AnalysisSkipped) else (
+                f"internal error: {type(exc).__name__}: {exc}")
+            if self.options.debug:
+                traceback.print_exc()
+            self.skips.append(f"{unit.name}: {reason}")
+            reports.record_skip(self.options, unit.name, reason)
+            return None
+
+    def _compile_rewritten(self, unit: Unit, out: str) -> bool:
+        """Compile the rewritten text of ``unit`` to ``out``; False if that failed."""
+        assert unit.result is not None and unit.result.text is not None
+        path = unit.text_path[:-2] + "-rewritten.i"
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(unit.result.text)
+        cmd = pp.compile_rewritten_command(self.compiler, self.inv, path, out)
+        code, err = cc.run(cmd, capture=True)
+        if code != 0:
+            if self.options.debug:
+                sys.stderr.buffer.write(err)
+            return False
+        sys.stderr.buffer.write(unit.pp_stderr + err)
+        sys.stderr.flush()
+        return True
+
+    def _compile(self) -> int:
+        """-c / -S: compile rewritten units ourselves, the rest with the user's command
+        restricted to them."""
+        done = [u for u in self.units if u.rewritten and self._compile_rewritten(u, u.obj)]
+        failed = [u for u in self.units if u.rewritten and u not in done]
+        for unit in done:
+            if pp.wants_depfile(self.inv):
+                _copy(unit.dep_path, pp.depfile(self.inv, unit.source))
+        code = self._residual(done)
+        self.skips += [f"{u.name}: {BROKEN_REWRITE}" for u in failed]
+        if code == 0 and self.inv.mode == "compile":
+            for unit in self.units:
+                self._store(unit)
+        return code
+
+    def _residual(self, done: list[Unit]) -> int:
+        if not done:
+            return self.original()
+        removed = {id(u.source) for u in done}
+        args = [a for a in self.inv.args if id(a) not in removed]
+        if not any(a.kind == "input" for a in args):
+            return 0
+        words = [w for a in args for w in a.words]
+        return cc.run([*self.compiler, *words], self.stdin)[0]
+
+    def _store(self, unit: Unit) -> None:
+        result = unit.result
+        if result is None:
+            return
+        deferred = result.analysis.deferred if result.analysis else []
+        self._guarded(unit.name, None, summaries.store, unit.obj, result.summaries, deferred,
+                      self.options)
+
+    def _guarded(self, what: str, default: Any, func: Callable[..., Any], *args: Any) -> Any:
+        """Call one of our own hooks; its failure (other than a deliberate WrapError)
+        becomes a note, never a failed build."""
+        try:
+            return func(*args)
+        except WrapError:
+            raise
+        except Exception as exc:
+            if self.options.debug:
+                traceback.print_exc()
+            self.skips.append(f"{what}: internal error: {type(exc).__name__}: {exc}")
+            return default
+
+    def _link(self) -> int:
+        """Compile every C source to a temporary object, then link in the user's order."""
+        for unit in self.units:
+            if not (unit.rewritten and self._compile_rewritten(unit, unit.obj)):
+                if unit.rewritten:
+                    self.skips.append(f"{unit.name}: {BROKEN_REWRITE}")
+                cmd = pp.compile_original_command(self.compiler, self.inv, unit.source,
+                                                  unit.obj)
+                code = cc.run(cmd, self.stdin)[0]
+                if code != 0:
+                    return code
+            elif pp.wants_depfile(self.inv):
+                _copy(unit.dep_path, pp.depfile(self.inv, unit.source))
+            self._store(unit)
+        words, inputs = self._link_words()
+        what = self.inv.output or "a.out"
+        if self._guarded(what, 0, summaries.link_check, inputs, self.options, sys.stderr):
+            return 1
+        extra = runtime_build.link_args(self.compiler, self.options)
+        if extra and any(a.kind == "lang" for a in self.inv.args):
+            extra = ["-x", "none", *extra]  # a user's -x must not apply to our library
+        return cc.run([*self.compiler, *words, *extra], self.stdin)[0]
+
+    def _link_words(self) -> tuple[list[str], list[str]]:
+        """The user's link command with each C source replaced by its object, and the
+        list of file inputs the linker sees."""
+        objs = {id(u.source): u.obj for u in self.units}
+        compiled = any(a.kind == "input" and id(a) not in objs and a.lang in COMPILED
+                       for a in self.inv.args)
+        words: list[str] = []
+        inputs: list[str] = []
+        for a in self.inv.args:
+            if id(a) in objs:
+                words += ["-x", "none", objs[id(a)], *(["-x", a.lang] if a.explicit else [])]
+                inputs.append(objs[id(a)])
+                continue
+            if a.kind == "dep" and not compiled:
+                continue
+            if a.kind == "input":
+                inputs.append(a.value)
+            words += a.words
+        return words, inputs
+
+
+def _copy(src: str, dst: str) -> None:
+    """Install a depfile produced in the private dir (if the run produced one)."""
+    if os.path.exists(src):
+        shutil.copyfile(src, dst)

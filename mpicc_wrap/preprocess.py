@@ -1,0 +1,92 @@
+"""Derived compiler commands: preprocess one source (writing the user's depfile as gcc
+would have named it), compile rewritten text, and gcc's default output names."""
+
+from __future__ import annotations
+
+import os
+
+from mpicc_wrap.cmdline import Arg, Invocation
+
+# Kinds of argument kept in each derived command (see cmdline.ARITY kinds).
+PREPROCESS_KINDS = frozenset({"flag", "pp"})
+COMPILE_KINDS = frozenset({"flag"})
+MODE_FLAG = {"compile": "-c", "assemble": "-S", "link": "-c", "syntax": "-fsyntax-only"}
+
+
+def words(inv: Invocation, kinds: frozenset[str]) -> list[str]:
+    """The user's words of the arguments whose kind is in ``kinds``, in order."""
+    return [w for a in inv.args if a.kind in kinds for w in a.words]
+
+
+def stem(path: str) -> str:
+    """Basename without its last suffix (gcc's "dumpbase"): ``dir/a.c`` -> ``a``."""
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def default_output(inv: Invocation, source: Arg) -> str:
+    """Where gcc writes the compile/assemble output of ``source``."""
+    if inv.output is not None:
+        return inv.output
+    return stem(source.value) + (".s" if inv.mode == "assemble" else ".o")
+
+
+def wants_depfile(inv: Invocation) -> bool:
+    return inv.has("-MD") or inv.has("-MMD")
+
+
+def depfile(inv: Invocation, source: Arg) -> str:
+    """The depfile gcc 12 writes for ``source`` under -MD/-MMD."""
+    return inv.flag_values("-MF")[-1] if inv.has("-MF") else _depfile(inv, source)
+
+
+def dep_args(inv: Invocation, source: Arg, path: str | None = None) -> list[str]:
+    """Explicit -MD/-MF/-MQ... flags reproducing gcc 12's default depfile target for
+    ``source``, written to ``path`` (default: where gcc would write it), so the depfile
+    names the user's files, never ours."""
+    kind = [a.name for a in inv.args if a.name in ("-MD", "-MMD")]
+    if not kind:
+        return []
+    out = [kind[-1], "-MF", path or depfile(inv, source)]
+    targets = [w for a in inv.args if a.name in ("-MT", "-MQ") for w in (a.name, a.value)]
+    out += targets or ["-MQ", _target(inv, source)]
+    out += [a.name for a in inv.args if a.name in ("-MP", "-MG")]
+    return out
+
+
+def _depfile(inv: Invocation, source: Arg) -> str:
+    if inv.output is not None:
+        return os.path.splitext(inv.output)[0] + ".d"
+    compiled = [a for a in inv.inputs if a.lang != "object"]
+    if inv.mode == "link" and len(compiled) > 1:
+        return f"a-{stem(source.value)}.d"
+    return stem(source.value) + ".d"
+
+
+def _target(inv: Invocation, source: Arg) -> str:
+    if inv.output is not None:
+        return inv.output
+    return stem(source.value) + ".o"
+
+
+def preprocess_command(compiler: list[str], inv: Invocation, source: Arg, out: str,
+                       dep_path: str) -> list[str]:
+    """``CC -E`` of ``source`` with the user's flags into ``out`` (depfile: ``dep_path``)."""
+    return [*compiler, *words(inv, PREPROCESS_KINDS), "-E", *dep_args(inv, source, dep_path),
+            "-x", "c", source.value, "-o", out]
+
+
+def compile_rewritten_command(compiler: list[str], inv: Invocation, text_path: str,
+                              out: str) -> list[str]:
+    """Compile rewritten preprocessed text: preprocessor and dependency flags dropped,
+    line markers in the text keep messages and debug info on the user's file."""
+    return [*compiler, *words(inv, COMPILE_KINDS), MODE_FLAG[inv.mode],
+            "-x", "cpp-output", text_path, "-o", out]
+
+
+def compile_original_command(compiler: list[str], inv: Invocation, source: Arg, out: str,
+                             ) -> list[str]:
+    """Compile the user's own source to ``out`` with the user's flags (link mode, where
+    mpicc-wrap makes the object itself), with the depfile gcc would have written."""
+    lang = ["-x", "c"] if source.explicit else []
+    return [*compiler, *words(inv, PREPROCESS_KINDS), "-c", *dep_args(inv, source),
+            *lang, source.value, "-o", out]

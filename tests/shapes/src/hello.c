@@ -1,0 +1,9 @@
+#include <stdio.h>
+#ifndef MSG
+#define MSG "hello"
+#endif
+int main(void)
+{
+    printf("%s\n", MSG);
+    return 0;
+}

@@ -1,0 +1,4 @@
+#ifndef UTIL_H
+#define UTIL_H
+int twice(int x);
+#endif

@@ -1,0 +1,5 @@
+int f(void)
+{
+    int unused;
+    return 0;
+}

@@ -1,0 +1,143 @@
+"""Bad and unusual inputs: mpicc-wrap must behave exactly like plain mpicc (exit code,
+files left behind, the compiler's own messages), also when every TU goes through the
+rewritten-text path."""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from mpirun import Run, run, tool
+from test_wrapper_shapes import WRAPPERS, norm
+
+from mpicc_wrap.summaries import SIDE_SUFFIX
+
+PROGRAM = "#include <stdio.h>\nint main(void)\n{\n    puts(\"hi\");\n    return 0;\n}\n"
+Files = dict[str, str]
+
+
+def state(workdir: Path) -> dict[str, bytes]:
+    """Every file in ``workdir`` (mpicc-wrap's summary side files aside) -> contents
+    (empty for executables/objects, whose bytes embed paths)."""
+    out = {}
+    for path in sorted(workdir.rglob("*")):
+        rel = str(path.relative_to(workdir))
+        if path.is_file() and not rel.endswith(SIDE_SUFFIX):
+            binary = path.suffix in (".o", "") and path.read_bytes()[:4] == b"\x7fELF"
+            out[rel] = b"<elf>" if binary else path.read_bytes()
+    return out
+
+
+def build_both(tmp_path: Path, files: Files, argv: list[str], wrapper: str = "wrap",
+               stdin: str | None = None) -> tuple[Run, Run, Path, Path]:
+    results = []
+    dirs = []
+    for name, cc in (("ref", [tool("mpicc")]), ("wrap", WRAPPERS[wrapper]())):
+        workdir = tmp_path / name
+        workdir.mkdir(parents=True)
+        for rel, text in files.items():
+            (workdir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (workdir / rel).write_text(text, encoding="utf-8")
+        r = run(cc + argv, cwd=workdir, stdin=stdin, timeout=300)
+        assert not r.timed_out
+        results.append(Run(r.returncode, r.stdout, norm(r.stderr, workdir), False))
+        dirs.append(workdir)
+    return results[0], results[1], dirs[0], dirs[1]
+
+
+def assert_same(tmp_path: Path, files: Files, argv: list[str], wrapper: str,
+                stdin: str | None = None, stderr: bool = True) -> tuple[Path, Path]:
+    ref, wrap, ref_dir, wrap_dir = build_both(tmp_path, files, argv, wrapper, stdin)
+    assert wrap.returncode == ref.returncode
+    if stderr:
+        assert wrap.stderr == ref.stderr
+    assert state(wrap_dir) == state(ref_dir)
+    return ref_dir, wrap_dir
+
+
+CASES: dict[str, tuple[Files, list[str]]] = {
+    "missing-source": ({}, ["-c", "nosuch.c"]),
+    "missing-among-several": ({"hello.c": PROGRAM}, ["hello.c", "nosuch.c", "-o", "prog"]),
+    "invalid-c": ({"bad.c": "int main(void) { return 0 }\n"}, ["-c", "bad.c"]),
+    "type-error": ({"bad.c": "int f(void) { return undeclared; }\n"}, ["-c", "bad.c"]),
+    "missing-header": ({"bad.c": "#include \"nosuch.h\"\n"}, ["-c", "bad.c"]),
+    "link-error": ({"lib.c": "int f(void);\nint main(void) { return f(); }\n"},
+                   ["lib.c", "-o", "prog"]),
+    "unknown-flag": ({"hello.c": PROGRAM}, ["-c", "hello.c", "--no-such-flag-xyz"]),
+    "missing-output-dir": ({"hello.c": PROGRAM}, ["-c", "hello.c", "-o", "nodir/x.o"]),
+    "output-under-a-file": ({"hello.c": PROGRAM}, ["-c", "hello.c", "-o", "hello.c/x.o"]),
+    "link-output-dir-missing": ({"hello.c": PROGRAM}, ["hello.c", "-o", "nodir/prog"]),
+    "invalid-c-keeps-old-object": ({"bad.c": "int f(void) { return 0 }\n", "bad.o": "old"},
+                                   ["-c", "bad.c"]),
+    "spaces-and-non-ascii": ({"dir with space/héllo wörld.c": PROGRAM},
+                             ["dir with space/héllo wörld.c", "-o", "out prog ü"]),
+    "missing-response-file": ({"hello.c": PROGRAM}, ["@nosuch.rsp", "-c", "hello.c"]),
+}
+
+
+@pytest.mark.parametrize("wrapper", list(WRAPPERS))
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_input_like_mpicc(case: str, wrapper: str, tmp_path: Path) -> None:
+    files, argv = CASES[case]
+    assert_same(tmp_path, files, argv, wrapper)
+
+
+@pytest.mark.parametrize("wrapper", list(WRAPPERS))
+def test_source_from_stdin(wrapper: str, tmp_path: Path) -> None:
+    assert_same(tmp_path, {}, ["-x", "c", "-c", "-"], wrapper, stdin=PROGRAM)
+    ref_dir, wrap_dir = tmp_path / "ref", tmp_path / "wrap"
+    assert (wrap_dir / "-.o").exists() and (ref_dir / "-.o").exists()
+
+
+@pytest.mark.parametrize("wrapper", list(WRAPPERS))
+def test_output_to_dev_null(wrapper: str, tmp_path: Path) -> None:
+    assert_same(tmp_path, {"hello.c": PROGRAM}, ["-c", "hello.c", "-o", "/dev/null"], wrapper)
+    assert_same(tmp_path / "link", {"hello.c": PROGRAM}, ["hello.c", "-o", "/dev/null"],
+                wrapper)
+    assert stat.S_ISCHR(Path("/dev/null").stat().st_mode)
+
+
+def generated_source(lines: int) -> str:
+    """A valid C program of about ``lines`` lines."""
+    funcs = lines // 5
+    body = [f"static int f{k}(int x)\n{{\n    return x + {k % 7};\n}}\n\n" for k in range(funcs)]
+    calls = " + ".join(f"f{k}(1)" for k in range(0, funcs, funcs // 10))
+    return "#include <stdio.h>\n" + "".join(body) + (
+        f"int main(void)\n{{\n    printf(\"%d\\n\", {calls});\n    return 0;\n}}\n")
+
+
+@pytest.mark.slow
+def test_fifty_thousand_lines(tmp_path: Path) -> None:
+    source = generated_source(50_000)
+    assert source.count("\n") >= 50_000
+    started = time.monotonic()
+    ref_dir, wrap_dir = assert_same(tmp_path, {"big.c": source}, ["big.c", "-o", "big"],
+                                    "wrap", stderr=False)
+    print(f"50k-line build, mpicc + mpicc-wrap: {time.monotonic() - started:.1f}s")
+    ref, wrap = run([str(ref_dir / "big")]), run([str(wrap_dir / "big")])
+    assert (wrap.returncode, wrap.stdout) == (ref.returncode, ref.stdout) != (0, "")
+
+
+CSMITH_INCLUDE = Path("/usr/include/csmith")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_csmith_programs_behave_the_same(seed: int, tmp_path: Path) -> None:
+    csmith = shutil.which("csmith")
+    if csmith is None or not CSMITH_INCLUDE.is_dir():
+        pytest.skip("csmith (Debian packages csmith, libcsmith-dev) is not installed")
+    source = subprocess.run([csmith, "--seed", str(seed)], capture_output=True, text=True,
+                            timeout=60, check=True).stdout
+    argv = [f"-I{CSMITH_INCLUDE}", "-O1", "-w", "prog.c", "-o", "prog"]
+    ref_dir, wrap_dir = assert_same(tmp_path, {"prog.c": source}, argv, "wrap",
+                                    stderr=False)
+    ref, wrap = run([str(ref_dir / "prog")], timeout=60), run([str(wrap_dir / "prog")],
+                                                              timeout=60)
+    assert not ref.timed_out and not wrap.timed_out
+    assert (wrap.returncode, wrap.stdout) == (ref.returncode, ref.stdout)
+    assert "checksum" in ref.stdout
