@@ -1,12 +1,230 @@
-"""PLACEHOLDER frontend (owner replaces): parse(text, main_file, compiler, options) -> ParsedTU."""
+"""Parse one preprocessed TU into a ``ParsedTU`` quickly and with exact positions.
+
+The preprocessed text is split by its line markers (``# 47 "src.c" 2``) into system
+header lines and user lines.  Line markers and other directives are blanked (not
+removed), so pycparser's ``Coord.line`` is the line index into the preprocessed text.
+Fast path: system header lines are blanked too and the parser is seeded with their
+typedef names, gathered once per distinct header text (``headercache``).  If that
+fails, the whole text is parsed; if that fails as well, ``AnalysisSkipped``.
+
+A header file is a system header when the marker entering it carries flag 3, or when
+it lives in an include directory of the MPI wrapper (mpi.h is usually found with -I).
+Headers of the user's project are parsed as user code: they may hold static inline
+functions calling collectives.
+"""
 
 from __future__ import annotations
 
+import functools
+import os
+import re
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from pycparser import c_ast
+
+from mpicc_wrap import gnumask, handles, headercache
 from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.model import ParsedTU
 from mpicc_wrap.switches import Options
 
+MARKER, SYSTEM, USER = "marker", "system", "user"
+T = TypeVar("T")
+
+_LINEMARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)(?:\s+"((?:[^"\\]|\\.)*)")?([\s\d]*)$')
+_PRAGMA = re.compile(r"^\s*#\s*pragma\b")
+_ERROR_POS = re.compile(r":(\d+)(?::(\d+))?:\s*(.*)$", re.S)
+_STACK_BYTES = 512 << 20  # virtual; only the pages a deep parse touches are used
+_RECURSION_LIMIT = 200_000
+
+# Which parses ran (tests assert on these counts, not on wall time).
+COUNTERS: Counter[str] = Counter()
+
+
+@dataclass
+class SplitText:
+    """The preprocessed lines classified by origin."""
+
+    lines: list[str]
+    kinds: list[str]  # MARKER, SYSTEM or USER per line
+    linemap: list[tuple[str, int]]
+    has_markers: bool
+    main_file: str
+    user_markers: frozenset[int] = frozenset()  # marker lines returning to a user file
+
+    def text(self, keep: frozenset[str], pragmas: bool = True) -> str:
+        """The text with every line whose kind is not in ``keep`` blanked."""
+        return "\n".join(
+            line if kind in keep and (pragmas or not _PRAGMA.match(line)) else ""
+            for line, kind in zip(self.lines, self.kinds, strict=True)
+        )
+
+    def system_chunks(self) -> list[str]:
+        """The system header lines, one text per run between user lines (a top-level
+        #include): the header cache's input and keys."""
+        chunks: list[list[str]] = [[]]
+        for i, (line, kind) in enumerate(zip(self.lines, self.kinds, strict=True)):
+            if (kind == USER or i in self.user_markers) and chunks[-1]:
+                chunks.append([])
+            elif kind == SYSTEM and not line.lstrip().startswith("#"):
+                chunks[-1].append(line)
+        return ["\n".join(c) for c in chunks if c]
+
+    def user_lines(self) -> int:
+        pairs = zip(self.lines, self.kinds, strict=True)
+        return sum(1 for line, kind in pairs if kind == USER and line.strip())
+
+
+def split(text: str, main_file: str, system_dirs: tuple[str, ...] = ()) -> SplitText:
+    """Classify each line of ``text`` and map it to its (file, line) of origin."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    kinds: list[str] = []
+    linemap: list[tuple[str, int]] = []
+    system: dict[str, bool] = {}
+    user_markers: set[int] = set()
+    file, line_no, kind, first = main_file, 1, USER, None
+    for index, line in enumerate(lines):
+        m = _LINEMARKER.match(line) if line.startswith("#") else None
+        if m:
+            file = _unescape(m.group(2)) if m.group(2) is not None else file
+            first = first or file
+            if file not in system:
+                system[file] = file != first and _is_system(file, m.group(3).split(), system_dirs)
+            kind = SYSTEM if system[file] else USER
+            if kind == USER:
+                user_markers.add(index)
+            kinds.append(MARKER)
+            linemap.append((file, max(int(m.group(1)) - 1, 0)))
+            line_no = int(m.group(1))
+            continue
+        directive = line.startswith("#") and not _PRAGMA.match(line)
+        kinds.append(MARKER if directive else kind)  # a pragma line keeps its file's kind
+        linemap.append((file, line_no))
+        line_no += 1
+    return SplitText(lines, kinds, linemap, first is not None, first or main_file,
+                     frozenset(user_markers))
+
+
+def _unescape(name: str) -> str:
+    return re.sub(r"\\(.)", r"\1", name)
+
+
+def _is_system(file: str, flags: list[str], system_dirs: tuple[str, ...]) -> bool:
+    if "3" in flags or file.startswith("<"):
+        return True
+    real = os.path.realpath(file)
+    return any(real.startswith(d.rstrip(os.sep) + os.sep) for d in system_dirs)
+
+
+@dataclass
+class _Attempt:
+    mode: str  # "fast" or "full"
+    keep: frozenset[str]
+    typedefs: frozenset[str]
+
 
 def parse(text: str, main_file: str, compiler: list[str], options: Options) -> ParsedTU:
-    """Parse a preprocessed TU (placeholder: not implemented yet)."""
-    raise AnalysisSkipped("frontend not implemented yet")
+    """Parse a preprocessed TU; raise ``AnalysisSkipped`` when it cannot be parsed."""
+    system_dirs = handles.include_dirs(tuple(compiler)) if compiler else ()
+    st = split(text, main_file, system_dirs)
+    chunks = st.system_chunks()
+    info = headercache.header_info_chain(chunks, options) if st.has_markers else None
+    attempts = [_Attempt("full", frozenset({SYSTEM, USER}), frozenset())]
+    if info is not None:  # the full parse is the fallback, unless it is the same parse
+        fast = _Attempt("fast", frozenset({USER}), info.typedefs)
+        attempts = [fast, *attempts] if any(c.strip() for c in chunks) else [fast]
+    ast, error = None, ""
+    for attempt in attempts:
+        ast, error = _parse_attempt(st, attempt)
+        if ast is not None:
+            break
+    if ast is None:
+        raise AnalysisSkipped(f"cannot parse: {error}")
+    noreturn = headercache.noreturn_names(ast.ext) | (info.noreturn if info else set())
+    if attempt.mode == "full":
+        ast.ext = [n for n in ast.ext if _is_user_node(n, st)]
+    names = handles.handle_names(compiler, options) if compiler else {}
+    return ParsedTU(ast, text, main_file, st.linemap, st.user_lines(), frozenset(noreturn),
+                    names)
+
+
+def _parse_attempt(st: SplitText, attempt: _Attempt) -> tuple[c_ast.FileAST | None, str]:
+    """Parse with pragmas, then without them (a pragma in a position pycparser does
+    not accept, e.g. between a declarator and its initialiser)."""
+    error = ""
+    has_pragmas = any(_PRAGMA.match(line) for line, kind in zip(st.lines, st.kinds, strict=True)
+                      if kind == USER)
+    for pragmas in (True, False) if has_pragmas else (True,):
+        COUNTERS[attempt.mode] += 1
+        source = gnumask.mask(st.text(attempt.keep, pragmas))
+        parser = headercache.make_parser()
+        try:
+            ast = deep_stack(functools.partial(
+                parser.parse, source, st.main_file,
+                initial_type_symbols=attempt.typedefs | headercache.BUILTIN_TYPES))
+            return ast, ""
+        except Exception as exc:  # ParseError and the odd AssertionError/RecursionError
+            error = error or _describe(exc, parser, st)
+    return None, error
+
+
+def deep_stack(fn: Callable[[], T]) -> T:
+    """``fn()`` run in a thread with a large stack and recursion limit: the recursive
+    descent parser needs ~10 frames per nesting level (macros nest parentheses deeply,
+    long else-if chains nest statements)."""
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(fn())
+        except BaseException as exc:  # re-raised in the calling thread
+            failure.append(exc)
+
+    old_size, old_limit = threading.stack_size(_STACK_BYTES), sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
+    try:
+        worker = threading.Thread(target=run, name="mpicc-wrap-parse")
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def _describe(exc: Exception, parser: object, st: SplitText) -> str:
+    """'src.c:12:5: before: x' for a parser error at preprocessed line 12."""
+    msg = str(exc) or type(exc).__name__
+    m = _ERROR_POS.search(msg)
+    line, col = (int(m.group(1)), int(m.group(2) or 0)) if m else _current_token(parser)
+    reason = m.group(3) if m else msg.split(": ", 1)[-1]
+    if 1 <= line <= len(st.linemap):
+        file, src_line = st.linemap[line - 1]
+        return f"{file}:{src_line}:{col}: {reason}"
+    return reason
+
+
+def _current_token(parser: object) -> tuple[int, int]:
+    """(line, column) of the token the parser stopped at (pycparser internals)."""
+    tokens = getattr(parser, "_tokens", None)
+    buffer = getattr(tokens, "_buffer", None)
+    if not buffer:
+        return 0, 0
+    index = min(getattr(tokens, "_index", 0), len(buffer) - 1)
+    tok = next((t for t in reversed(buffer[: index + 1]) if t is not None), None)
+    return getattr(tok, "lineno", 0), getattr(tok, "column", 0)
+
+
+def _is_user_node(node: c_ast.Node, st: SplitText) -> bool:
+    coord = getattr(node, "coord", None)
+    line = getattr(coord, "line", 0) or 0
+    return 1 <= line <= len(st.kinds) and st.kinds[line - 1] == USER

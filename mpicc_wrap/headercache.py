@@ -1,0 +1,180 @@
+"""What the frontend needs from system headers, parsed once and cached on disk.
+
+A TU including mpi.h and stdio.h is ~9,000 preprocessed lines, nearly all system
+headers.  Re-parsing them for every TU costs far more than compiling it, so the
+frontend blanks them out and seeds the parser with the header facts gathered here:
+the typedef names (so user declarations parse) and the functions declared
+``_Noreturn`` / ``__attribute__((noreturn))`` (so the analysis knows exits).
+The cache is keyed by a hash of the header text, so it is valid across projects
+and compilers that produce the same headers, and safe under ``make -j`` (atomic
+``os.replace``; a corrupt or unreadable entry is simply re-parsed).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pycparser import c_ast
+from pycparserext.ext_c_parser import GnuCParser
+
+from mpicc_wrap import gnumask
+from mpicc_wrap.switches import Options, cache_dir
+
+FORMAT = "mpicc-wrap-headers-1"  # bump when the cached content changes meaning
+
+# Types GCC knows without a declaration that pycparserext does not.
+BUILTIN_TYPES = frozenset(
+    {"_Float16", "_Float32", "_Float64", "_Float128", "_Float32x", "_Float64x", "_Float128x",
+     "__float128", "__float80", "__ibm128", "__fp16", "__bf16", "__auto_type",
+     "__int128_t", "__uint128_t",
+     "__builtin_va_list"}
+)
+
+NORETURN_ATTRS = frozenset({"noreturn", "__noreturn__"})
+
+# How many header texts were really parsed (tests assert on it, not on wall time).
+COUNTERS: Counter[str] = Counter()
+_MEMO: dict[str, HeaderInfo | None] = {}
+
+
+@dataclass(frozen=True)
+class HeaderInfo:
+    """Facts about a block of system-header text."""
+
+    typedefs: frozenset[str]
+    noreturn: frozenset[str]
+
+
+def forget() -> None:
+    """Drop the in-process memo (as a new process would start), keeping the disk cache."""
+    _MEMO.clear()
+
+
+def make_parser() -> GnuCParser:
+    """A fresh GNU C parser (parsers keep scope state between calls)."""
+    return GnuCParser()
+
+
+def header_info_chain(chunks: list[str], options: Options) -> HeaderInfo | None:
+    """Header facts of consecutive system-header chunks (one per top-level #include).
+
+    Each chunk is parsed once, seeded with the typedef names of the chunks before it,
+    and cached under a key chaining every preceding chunk's text: TUs that share their
+    first includes (mpi.h, typically) share that work.  If a chunk does not parse
+    alone (a header opened inside a declaration), all chunks are parsed as one text.
+    """
+    key, typedefs, noreturn = FORMAT, frozenset[str](), frozenset[str]()
+    for chunk in chunks:
+        if not chunk.strip():
+            continue
+        key = hashlib.sha256((key + "\0" + chunk).encode()).hexdigest()
+        info = _cached(key, options, functools.partial(_parse_headers, chunk, typedefs))
+        if info is None:
+            return header_info("\n".join(chunks), options)
+        typedefs, noreturn = typedefs | info.typedefs, noreturn | info.noreturn
+    return HeaderInfo(typedefs, noreturn)
+
+
+def header_info(text: str, options: Options) -> HeaderInfo | None:
+    """Header facts of ``text`` (markers already removed); None if it does not parse."""
+    key = hashlib.sha256((FORMAT + "\0" + text).encode()).hexdigest()
+    return _cached(key, options, lambda: _parse_headers(text, frozenset()))
+
+
+def _cached(key: str, options: Options,
+            compute: Callable[[], HeaderInfo | None]) -> HeaderInfo | None:
+    """The memoised, then disk-cached, then computed header facts under ``key``."""
+    if key in _MEMO:
+        return _MEMO[key]
+    path = os.path.join(cache_dir(options), "headers", key + ".json")
+    found, info = _load(path)
+    if not found:
+        info = compute()
+        _store(path, info)
+    _MEMO[key] = info
+    return info
+
+
+def _parse_headers(text: str, seeds: frozenset[str]) -> HeaderInfo | None:
+    COUNTERS["header_parse"] += 1
+    try:
+        ast = make_parser().parse(gnumask.mask(text), "<headers>",
+                                  initial_type_symbols=BUILTIN_TYPES | seeds)
+    except Exception:  # pycparser raises ParseError and, on odd input, others
+        return None
+    typedefs = {n.name for n in ast.ext if isinstance(n, c_ast.Typedef) and n.name}
+    return HeaderInfo(frozenset(typedefs), frozenset(noreturn_names(ast.ext)))
+
+
+def noreturn_names(nodes: list[c_ast.Node]) -> set[str]:
+    """Names of the functions declared or defined noreturn among file-scope ``nodes``."""
+    names = set()
+    for node in nodes:
+        decl = node.decl if isinstance(node, c_ast.FuncDef) else node
+        if isinstance(decl, c_ast.Decl) and decl.name and _is_noreturn(decl):
+            names.add(decl.name)
+    return names
+
+
+def _is_noreturn(decl: c_ast.Decl) -> bool:
+    if "_Noreturn" in [s for s in decl.funcspec if isinstance(s, str)]:
+        return True
+    attrs: list[c_ast.Node] = [s for s in decl.funcspec if not isinstance(s, str)]
+    attrs.append(getattr(decl.type, "attributes", None))
+    return any(_names_in(a) & NORETURN_ATTRS for a in attrs if a is not None)
+
+
+def _names_in(node: c_ast.Node) -> set[str]:
+    """Identifiers appearing in an attribute list (``noreturn``, ``format(...)``...)."""
+    found = {node.name} if isinstance(node, c_ast.ID) else set()
+    for _, child in node.children():
+        found |= _names_in(child)
+    exprlist = getattr(node, "exprlist", None)  # pycparserext AttributeSpecifier
+    if isinstance(exprlist, c_ast.Node):
+        found |= _names_in(exprlist)
+    return found
+
+
+def _load(path: str) -> tuple[bool, HeaderInfo | None]:
+    """(found, info) from the disk cache; a missing or corrupt entry is not found."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if data.get("format") != FORMAT:
+            return False, None
+        if not data["ok"]:
+            return True, None
+        return True, HeaderInfo(frozenset(data["typedefs"]), frozenset(data["noreturn"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False, None
+
+
+def _store(path: str, info: HeaderInfo | None) -> None:
+    data = {"format": FORMAT, "ok": info is not None,
+            "typedefs": sorted(info.typedefs) if info else [],
+            "noreturn": sorted(info.noreturn) if info else []}
+    write_atomic(path, json.dumps(data))
+
+
+def write_atomic(path: str, content: str) -> None:
+    """Write ``content`` to ``path`` via a temporary file and ``os.replace``; a cache
+    that cannot be written is silently skipped (it is only a cache)."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(content)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass

@@ -1,0 +1,126 @@
+"""The catalogue checked against the prototypes of the installed mpi.h."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pytest
+from mpirun import run, tool
+
+from mpicc_wrap import catalogue
+from mpicc_wrap.catalogue import CATALOGUE, lookup
+
+_ATTR = re.compile(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)")
+_PROTO = re.compile(r"\b(?:int|double)\s+(P?MPI_\w+)\s*\(([^;{]*?)\)\s*;", re.S)
+_HANDLE_TYPES = {"comm": "MPI_Comm", "win": "MPI_Win", "file": "MPI_File"}
+
+
+@lru_cache(maxsize=1)
+def prototypes() -> dict[str, list[str]]:
+    """{MPI function name: [declared parameter text, ...]} from mpicc -E of mpi.h."""
+    res = run([tool("mpicc"), "-E", "-"], stdin="#include <mpi.h>\n", timeout=60)
+    assert res.returncode == 0, res.stderr
+    text = _ATTR.sub("", re.sub(r"^#.*$", "", res.stdout, flags=re.M))
+    protos: dict[str, list[str]] = {}
+    for m in _PROTO.finditer(text):
+        params = [" ".join(p.split()) for p in m.group(2).split(",")]
+        protos[m.group(1)] = [] if params == ["void"] else params
+    return protos
+
+
+def _param_type(param: str) -> str:
+    """'const MPI_Comm *comm' -> 'MPI_Comm*' (drop the name and qualifiers)."""
+    words = param.replace("*", " * ").replace("[]", " * ").split()
+    words = [w for w in words if w not in ("const", "volatile")]
+    stars = words.count("*")
+    base = [w for w in words if w != "*"]
+    return base[0] + "*" * stars
+
+
+def entry(name: str) -> catalogue.MPIFunc:
+    """The catalogue entry of ``name``, which must exist."""
+    found = lookup(name)
+    assert found is not None, name
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(CATALOGUE))
+def test_entry_matches_mpi_h(name: str) -> None:
+    protos = prototypes()
+    assert name in protos, f"{name} not declared in mpi.h"
+    params = protos[name]
+    f = CATALOGUE[name]
+    for field in ("comm", "root", "op", "count", "datatype", "request", "inplace"):
+        idx = getattr(f, field)
+        assert idx is None or idx < len(params), (name, field, idx, params)
+    for idx in f.rank_outputs + f.shared_outputs:
+        assert idx < len(params) and "*" in _param_type(params[idx]), (name, idx, params)
+    if f.comm is not None:
+        want = _HANDLE_TYPES[f.handle] + ("*" if f.handle_ptr else "")
+        assert _param_type(params[f.comm]) == want, (name, params[f.comm])
+    if f.root is not None:
+        assert _param_type(params[f.root]) == "int"
+    if f.op is not None:
+        assert _param_type(params[f.op]) == "MPI_Op"
+    if f.datatype is not None:
+        assert _param_type(params[f.datatype]) == "MPI_Datatype"
+    if f.count is not None:
+        assert _param_type(params[f.count]) in ("int", "MPI_Count")
+    if f.request is not None:
+        assert _param_type(params[f.request]) == "MPI_Request*"
+
+
+@pytest.mark.parametrize("name", sorted(catalogue.RANK_SOURCE_FUNCTIONS))
+def test_rank_source_mpi_entries_exist(name: str) -> None:
+    if "MPI_" in name:
+        assert name in prototypes() or name.replace("PMPI_", "MPI_") in prototypes()
+
+
+def test_every_blocking_collective_has_all_variants() -> None:
+    blocking = [f for f in CATALOGUE.values() if f.kind in ("collective", "neighbor")
+                and f.name.startswith(("MPI_Neighbor", "MPI_Barrier", "MPI_Bcast", "MPI_Gather",
+                                       "MPI_Scatter", "MPI_All", "MPI_Reduce", "MPI_Scan",
+                                       "MPI_Exscan")) and not f.name.endswith("_c")]
+    assert len(blocking) == 22
+    for f in blocking:
+        nb = lookup("MPI_I" + f.name[4].lower() + f.name[5:])
+        pers = lookup(f.name + "_init")
+        assert nb is not None and nb.kind == "nonblocking" and nb.family == f.name
+        assert pers is not None and pers.kind == "persistent" and pers.family == f.name
+        assert (lookup(f.name + "_c") is not None) == (f.name != "MPI_Barrier")
+
+
+def test_kinds_and_collectiveness() -> None:
+    assert not entry("MPI_Reduce_local").is_collective
+    assert not entry("MPI_Comm_create_group").is_collective
+    assert entry("MPI_Comm_split").kind == "constructor"
+    assert entry("MPI_Comm_free").kind == "destructor"
+    fin = entry("MPI_Finalize")
+    assert fin.kind == "finalize" and fin.comm is None and fin.is_collective
+    assert entry("MPI_Abort").kind == "abort"
+    assert entry("MPI_Win_fence").handle == "win"
+    assert entry("MPI_File_write_at_all").handle == "file"
+    assert entry("MPI_Send").kind == "p2p-send" and not entry("MPI_Send").is_collective
+    assert entry("MPI_Wait").kind == "wait"
+    assert entry("MPI_Comm_rank").rank_outputs == (1,)
+    assert entry("MPI_Comm_size").shared_outputs == (1,)
+    assert entry("MPI_Allreduce").shared_outputs == (1,)
+    assert entry("MPI_Alltoall").rank_outputs == (3,)
+    assert entry("MPI_Ibcast").request == 5 and entry("MPI_Bcast_init").request == 6
+
+
+def test_pmpi_and_unknown() -> None:
+    assert lookup("PMPI_Barrier") is CATALOGUE["MPI_Barrier"]
+    assert lookup("MPI_Not_a_function") is None
+    assert lookup("printf") is None
+    assert catalogue.rank_source("PMPI_Wtime") is not None
+
+
+def test_rank_sources_and_noreturn() -> None:
+    hostname, getpid = catalogue.rank_source("gethostname"), catalogue.rank_source("getpid")
+    assert hostname is not None and hostname.args == (0,)
+    assert getpid is not None and getpid.returns
+    assert catalogue.rank_source("getenv") is None
+    assert catalogue.is_rank_env("PMI_RANK") and not catalogue.is_rank_env("HOME")
+    assert {"exit", "abort", "MPI_Abort"} <= catalogue.NORETURN_FUNCTIONS
