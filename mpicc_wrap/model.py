@@ -119,6 +119,7 @@ class Site:
     root: str | None = None  # C expression of the root argument, if any
     op: str | None = None  # C expression of the reduction operator, if any
     size: str | None = None  # C expression giving a per-rank data-size signature
+    datatype: str | None = None  # C expression of the datatype argument (size = count)
     flagged: bool = False  # True when the static analysis warned about this site
     conditions: list[Condition] = field(default_factory=list)
 
@@ -165,7 +166,8 @@ class FunctionSummary:
     sequence: list[str]
     fixed: bool
     returns_rank: bool = False  # its return value depends on the process rank
-    rank_params: list[int] = field(default_factory=list)  # params whose value reaches a rank-dependent branch
+    # parameters whose value reaches a rank-dependent branch
+    rank_params: list[int] = field(default_factory=list)
     noreturn: bool = False
 
 

@@ -1,0 +1,328 @@
+"""Control-flow graph of one C function, built from the pycparser AST.
+
+Only what the collective analysis needs becomes a node: every function call gets a
+node of its own (so a collective is alone in its node, as PARCOACH §3.1 assumes),
+every control decision gets a ``branch`` node carrying its predicate, and ``nop``
+nodes mark joins, loop headers and labels.  Short-circuit ``&&``/``||`` and ``?:``
+whose later operands call functions are split into branch nodes, so a call there is
+conditional.  A call that never returns (exit, MPI_Abort, a noreturn function) flows
+to the ``noreturn`` exit, which flows to the unique ``exit``: it is an exit for
+postdominance but stays distinguishable for messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+
+@dataclass
+class Node:
+    """One CFG node.  ``kind``: entry, exit, noreturn, call, branch, return, end, nop."""
+
+    id: int
+    kind: str
+    coord: object = None  # pycparser Coord of the call/predicate/return, if any
+    call: c_ast.FuncCall | None = None
+    pred: c_ast.Node | None = None  # branch predicate (the switch value for a switch)
+    succs: list[int] = field(default_factory=list)
+    fake: set[int] = field(default_factory=set)  # successors added for infinite loops
+    label: str = ""  # "loop" for loop headers, label name for labels
+
+
+@dataclass
+class CFG:
+    """The graph of one function: ``nodes[i].id == i``."""
+
+    name: str
+    nodes: list[Node]
+    entry: int
+    exit: int
+    noreturn_exit: int
+    end: int  # the node for falling off the closing brace
+    loop_after: dict[int, int] = field(default_factory=dict)  # loop header -> node after it
+
+    def preds(self) -> dict[int, list[int]]:
+        """Predecessor lists of every node."""
+        result: dict[int, list[int]] = {n.id: [] for n in self.nodes}
+        for n in self.nodes:
+            for s in n.succs:
+                result[s].append(n.id)
+        return result
+
+    def calls(self) -> list[Node]:
+        """The call nodes reachable from entry, in id order."""
+        seen = self.reachable()
+        return [n for n in self.nodes if n.kind == "call" and n.id in seen]
+
+    def reachable(self) -> set[int]:
+        """Ids of the nodes reachable from entry."""
+        seen = {self.entry}
+        stack = [self.entry]
+        while stack:
+            for s in self.nodes[stack.pop()].succs:
+                if s not in seen:
+                    seen.add(s)
+                    stack.append(s)
+        return seen
+
+
+def callee_name(call: c_ast.FuncCall) -> str | None:
+    """Name of a directly called function, None for a call through an expression."""
+    return call.name.name if isinstance(call.name, c_ast.ID) else None
+
+
+def _has_call(node: c_ast.Node | None) -> bool:
+    if node is None:
+        return False
+    if isinstance(node, (c_ast.FuncCall, c_ast.Compound)):
+        return True
+    return any(_has_call(child) for _, child in node.children())
+
+
+Preds = list[int]
+
+
+class _Builder:
+    """Builds a CFG statement by statement; ``cur`` lists the nodes whose control
+    falls through to whatever comes next (empty after return/break/goto)."""
+
+    def __init__(self, name: str, noreturn: frozenset[str]) -> None:
+        self.noreturn = noreturn
+        self.nodes: list[Node] = []
+        self.entry = self.new("entry")
+        self.exit = self.new("exit")
+        self.noreturn_exit = self.new("noreturn")
+        self.link([self.noreturn_exit], self.exit)
+        self.name = name
+        self.labels: dict[str, int] = {}
+        self.breaks: list[Preds] = []
+        self.continues: list[int] = []
+        self.switches: list[int] = []  # branch nodes of the enclosing switches
+        self.has_default: list[bool] = []
+        self.loop_after: dict[int, int] = {}
+
+    def new(self, kind: str, coord: object = None, **kw: object) -> int:
+        node = Node(len(self.nodes), kind, coord, **kw)  # type: ignore[arg-type]
+        self.nodes.append(node)
+        return node.id
+
+    def link(self, preds: Iterable[int], target: int) -> None:
+        for p in preds:
+            self.nodes[p].succs.append(target)
+
+    def join(self, preds: Preds, kind: str = "nop", coord: object = None, label: str = "") -> int:
+        node = self.new(kind, coord, label=label)
+        self.link(preds, node)
+        return node
+
+    def label_node(self, name: str) -> int:
+        if name not in self.labels:
+            self.labels[name] = self.new("nop", label=name)
+        return self.labels[name]
+
+    # -- expressions: calls in evaluation order ------------------------------------
+    def expr(self, e: c_ast.Node | None, cur: Preds) -> Preds:
+        if e is None or not _has_call(e):
+            return cur
+        if isinstance(e, c_ast.FuncCall):
+            cur = self.expr(e.name, cur)
+            cur = self.expr(e.args, cur)
+            node = self.join(cur, "call", e.coord)
+            self.nodes[node].call = e
+            if callee_name(e) in self.noreturn:
+                self.link([node], self.noreturn_exit)
+                return []
+            return [node]
+        if isinstance(e, c_ast.BinaryOp) and e.op in ("&&", "||") and _has_call(e.right):
+            cur = self.expr(e.left, cur)
+            return self.branch(e.left, cur, [lambda c: self.expr(e.right, c),
+                                             lambda c: c])
+        if isinstance(e, c_ast.TernaryOp) and (_has_call(e.iftrue) or _has_call(e.iffalse)):
+            cur = self.expr(e.cond, cur)
+            return self.branch(e.cond, cur, [lambda c: self.expr(e.iftrue, c),
+                                             lambda c: self.expr(e.iffalse, c)])
+        if isinstance(e, c_ast.Compound):  # GNU statement expression ({ ... })
+            return self.stmt(e, cur)
+        if isinstance(e, c_ast.Assignment):
+            return self.expr(e.lvalue, self.expr(e.rvalue, cur))
+        for _, child in e.children():
+            cur = self.expr(child, cur)
+        return cur
+
+    def branch(self, pred: c_ast.Node, cur: Preds, arms: list) -> Preds:
+        """A two-way decision: each arm starts at a fresh nop node (true first)."""
+        node = self.join(cur, "branch", pred.coord)
+        self.nodes[node].pred = pred
+        out: Preds = []
+        for arm in arms:
+            out += arm([self.join([node])])
+        return out
+
+    # -- statements ----------------------------------------------------------------
+    def stmts(self, items: Iterable[c_ast.Node] | None, cur: Preds) -> Preds:
+        for item in items or ():
+            cur = self.stmt(item, cur)
+        return cur
+
+    def stmt(self, s: c_ast.Node | None, cur: Preds) -> Preds:
+        if s is None:
+            return cur
+        handler = getattr(self, "s_" + type(s).__name__, None)
+        if handler is not None:
+            return handler(s, cur)
+        return self.expr(s, cur)
+
+    def s_Compound(self, s: c_ast.Compound, cur: Preds) -> Preds:
+        return self.stmts(s.block_items, cur)
+
+    def s_Decl(self, s: c_ast.Decl, cur: Preds) -> Preds:
+        return self.expr(s.init, cur)
+
+    def s_DeclList(self, s: c_ast.DeclList, cur: Preds) -> Preds:
+        return self.stmts(s.decls, cur)
+
+    def s_If(self, s: c_ast.If, cur: Preds) -> Preds:
+        cur = self.expr(s.cond, cur)
+        return self.branch(s.cond, cur, [lambda c: self.stmt(s.iftrue, c),
+                                         lambda c: self.stmt(s.iffalse, c)])
+
+    def loop(self, cond: c_ast.Node | None, body: c_ast.Node, nxt: c_ast.Node | None,
+             cur: Preds, test_first: bool) -> Preds:
+        """while/for (test first) and do-while; header is a nop marked "loop"."""
+        header = self.join(cur, label="loop", coord=getattr(cond, "coord", None))
+        cont = self.new("nop")
+        self.breaks.append([])
+        self.continues.append(cont)
+        exits: Preds = []
+        if test_first:
+            into = self.test(cond, [header], exits)
+            self.link(self.stmt(body, into), cont)
+            self.link(self.expr(nxt, [cont]), header)
+        else:
+            self.link(self.stmt(body, [header]), cont)
+            self.link(self.test(cond, [cont], exits), header)
+        self.continues.pop()
+        after = self.join(exits + self.breaks.pop())
+        self.loop_after[header] = after
+        return [after]
+
+    def test(self, cond: c_ast.Node | None, cur: Preds, exits: Preds) -> Preds:
+        """Evaluate a loop condition; append the false edge to ``exits``."""
+        if cond is None:  # for (;;): only break, return or goto leave it
+            return cur
+        cur = self.expr(cond, cur)
+        node = self.join(cur, "branch", cond.coord)
+        self.nodes[node].pred = cond
+        true = self.join([node])
+        exits.append(self.join([node]))
+        return [true]
+
+    def s_While(self, s: c_ast.While, cur: Preds) -> Preds:
+        return self.loop(s.cond, s.stmt, None, cur, True)
+
+    def s_DoWhile(self, s: c_ast.DoWhile, cur: Preds) -> Preds:
+        return self.loop(s.cond, s.stmt, None, cur, False)
+
+    def s_For(self, s: c_ast.For, cur: Preds) -> Preds:
+        cur = self.stmt(s.init, cur)
+        return self.loop(s.cond, s.stmt, s.next, cur, True)
+
+    def s_Switch(self, s: c_ast.Switch, cur: Preds) -> Preds:
+        cur = self.expr(s.cond, cur)
+        node = self.join(cur, "branch", s.cond.coord, label="switch")
+        self.nodes[node].pred = s.cond
+        self.breaks.append([])
+        self.switches.append(node)
+        self.has_default.append(False)
+        end = self.stmt(s.stmt, [])
+        self.switches.pop()
+        if not self.has_default.pop():
+            end = end + [self.join([node])]
+        return end + self.breaks.pop()
+
+    def case_label(self, stmts: list[c_ast.Node], cur: Preds) -> Preds:
+        label = self.join(cur + self.switches[-1:])
+        return self.stmts(stmts, [label])
+
+    def s_Case(self, s: c_ast.Case, cur: Preds) -> Preds:
+        return self.case_label(s.stmts, cur)
+
+    def s_Default(self, s: c_ast.Default, cur: Preds) -> Preds:
+        self.has_default[-1] = True
+        return self.case_label(s.stmts, cur)
+
+    def s_Break(self, s: c_ast.Break, cur: Preds) -> Preds:
+        if self.breaks:
+            self.breaks[-1].extend(cur)
+        return []
+
+    def s_Continue(self, s: c_ast.Continue, cur: Preds) -> Preds:
+        if self.continues:
+            self.link(cur, self.continues[-1])
+        return []
+
+    def s_Return(self, s: c_ast.Return, cur: Preds) -> Preds:
+        cur = self.expr(s.expr, cur)
+        self.link([self.join(cur, "return", s.coord)], self.exit)
+        return []
+
+    def s_Goto(self, s: c_ast.Goto, cur: Preds) -> Preds:
+        self.link(cur, self.label_node(s.name))
+        return []
+
+    def s_Label(self, s: c_ast.Label, cur: Preds) -> Preds:
+        node = self.label_node(s.name)
+        self.link(cur, node)
+        return self.stmt(s.stmt, [node])
+
+    def s_FuncDef(self, s: c_ast.FuncDef, cur: Preds) -> Preds:  # GNU nested function
+        return cur
+
+
+def _add_fake_exits(nodes: list[Node], entry: int, exit_id: int) -> None:
+    """Give every reachable region that cannot reach exit (infinite loops) a fake
+    edge to exit, so postdominance is defined everywhere."""
+    preds: dict[int, list[int]] = {n.id: [] for n in nodes}
+    for n in nodes:
+        for s in n.succs:
+            preds[s].append(n.id)
+    reaches = set()
+
+    def mark(start: int) -> None:
+        stack = [start]
+        reaches.add(start)
+        while stack:
+            for p in preds[stack.pop()]:
+                if p not in reaches:
+                    reaches.add(p)
+                    stack.append(p)
+
+    mark(exit_id)
+    order: list[int] = []
+    seen, todo = {entry}, [entry]
+    while todo:
+        i = todo.pop()
+        order.append(i)
+        for s in nodes[i].succs:
+            if s not in seen:
+                seen.add(s)
+                todo.append(s)
+    for i in order:
+        if i not in reaches:
+            nodes[i].succs.append(exit_id)
+            nodes[i].fake.add(exit_id)
+            preds[exit_id].append(i)
+            mark(i)
+
+
+def build(func: c_ast.FuncDef, noreturn: frozenset[str]) -> CFG:
+    """The CFG of ``func``; calls to names in ``noreturn`` end at the noreturn exit."""
+    b = _Builder(func.decl.name, noreturn)
+    cur = b.stmt(func.body, [b.entry])
+    end = b.join(cur, "end", func.body.coord)
+    b.link([end], b.exit)
+    _add_fake_exits(b.nodes, b.entry, b.exit)
+    return CFG(func.decl.name, b.nodes, b.entry, b.exit, b.noreturn_exit, end, b.loop_after)

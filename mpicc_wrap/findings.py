@@ -1,0 +1,264 @@
+"""Turn Algorithm 1 clusters into findings (with counter-examples), deferred findings
+and instrumentation plans (PARCOACH Alg. 1 output set O, then Alg. 2's input)."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from pycparser import c_ast
+
+from mpicc_wrap import catalogue, handles, plans
+from mpicc_wrap.callgraph import Callee
+from mpicc_wrap.model import (
+    Condition,
+    Finding,
+    FunctionPlan,
+    Loc,
+    Note,
+    Pos,
+    Site,
+    Stats,
+    TUAnalysis,
+)
+from mpicc_wrap.orders import Cluster, Events, diverging_successors, first_stop, static_pass
+
+if TYPE_CHECKING:
+    from mpicc_wrap.analysis import _TU
+
+Flags = dict[int, dict[int, Cluster]]  # site node -> {condition node: its cluster}
+
+
+def display(state: _TU, text: str) -> str:
+    """A communicator as the user wrote it (MPI_COMM_WORLD, not its expansion)."""
+    return handles.display(text, state.tu.handle_names)
+
+
+class _Function:
+    """Findings and plan of one function."""
+
+    def __init__(self, state: _TU, name: str, text: plans.Text) -> None:
+        self.state, self.name, self.text = state, name, text
+        self.cfg = state.cfgs[name]
+        self.defn = state.graph.defs[name]
+        self.callee: dict[int, Callee] = dict(state.callees[name])
+        self.reasons: dict[int, str | None] = {}
+
+    def reason(self, node: int) -> str | None:
+        if node not in self.reasons:
+            pred = self.cfg.nodes[node].pred if node < len(self.cfg.nodes) else None
+            self.reasons[node] = (None if pred is None
+                                  else self.state.oracle.reason(self.name, pred))
+        return self.reasons[node]
+
+    def flags(self, events: Events) -> Flags:
+        """Sites whose cluster's PDF+ holds a rank-dependent condition."""
+        result: Flags = {}
+        for cl in static_pass(self.cfg, events):
+            conds = [v for v in sorted(cl.frontier) if self.reason(v)]
+            for site in cl.sites if conds else []:
+                for v in conds:
+                    result.setdefault(site, {}).setdefault(v, cl)
+        return result
+
+    def pos(self, node: int) -> Pos:
+        return plans.coord_pos(self.cfg.nodes[node].coord)
+
+    def where(self, node: int) -> str:
+        """Short location for a counter-example: ``file.c:LINE``."""
+        loc = self.loc(node)
+        return f"{os.path.basename(loc.file)}:{loc.line}"
+
+    def loc(self, node: int) -> Loc:
+        if node == self.cfg.end:
+            return self.state.tu.loc(plans.body_end(self.text, self.defn))
+        return self.state.tu.loc(self.pos(node))
+
+    def shown(self, node: int) -> str:
+        """Display name of the call at ``node``: MPI_Barrier, helper(), (*fp)()."""
+        c = self.callee[node]
+        if c.kind == "mpi":
+            info = catalogue.lookup(c.name)
+            return info.name if info else c.name
+        call = self.cfg.nodes[node].call
+        return f"{c.name or plans.c_text(call.name if call else None)}()"
+
+    def comm(self, node: int, events: Events) -> str:
+        """C text of the communicator of the event at ``node`` ("" when several)."""
+        comms = {self.unparam(t.partition("@")[2]) for t in events.get(node, [])}
+        return comms.pop() if len(comms) == 1 else ""
+
+    def unparam(self, comm: str) -> str:
+        """A normalised parameter reference ``#i`` back to the parameter's name."""
+        if comm.startswith("#") and comm[1:].isdigit():
+            args = self.defn.decl.type.args
+            params = args.params if args is not None else []
+            i = int(comm[1:])
+            return getattr(params[i], "name", "") or "" if i < len(params) else ""
+        return comm
+
+    def finding(self, site: int, conds: dict[int, Cluster], events: Events) -> Finding:
+        conditions, notes, reorder = [], [], False
+        for v, cl in sorted(conds.items()):
+            pred = self.cfg.nodes[v].pred
+            conditions.append(Condition(self.pos(v), self.loc(v), plans.c_text(pred),
+                                        self.reason(v) or ""))
+            note, other_calls = self.counter_example(v, cl, events)
+            reorder = reorder or other_calls
+            notes.append(Note(self.loc(v), note))
+        shown, comm = self.shown(site), display(self.state, self.comm(site, events))
+        what = f"{shown} on {comm}" if comm and self.callee[site].kind == "mpi" else (
+            shown if self.callee[site].kind == "mpi" else f"call to {shown}")
+        verb = ("may be called in a different order by different processes" if reorder
+                else "may not be reached by all processes")
+        return Finding(self.name, shown, comm, self.pos(site), self.loc(site), conditions,
+                       notes, message=f"{what} {verb}",
+                       callee=self.callee[site].name
+                       if self.callee[site].kind in ("local", "external", "unknown") else "")
+
+    def counter_example(self, v: int, cl: Cluster, events: Events) -> tuple[str, bool]:
+        """barrier matching §5.2: what the two sides of a diverging branch do next."""
+        if v in cl.region.exits:
+            return self.loop_example(v, cl, events), False
+        sides = diverging_successors(cl, v)
+        if sides is None:
+            return "the collective sequence depends on this condition", False
+        inside, outside = sides
+        stops = [first_stop(cl.region, inside, lambda n: n in events),
+                 first_stop(cl.region, outside, lambda n: self.stops(n, events))]
+        one, other = (self.describe(n, cl, events) for n in stops)
+        succs = cl.region.succs[v]
+        pred = plans.c_text(self.cfg.nodes[v].pred)
+        who = (f"ranks where '{pred}' is {'true' if succs.index(sides[0]) == 0 else 'false'}"
+               if self.cfg.nodes[v].label != "switch" else "ranks taking one case")
+        names = {t.partition("@")[0] for t in events.get(stops[1], [])}
+        mine = {t.partition("@")[0] for t in events.get(cl.sites[0], [])}
+        return f"counter-example: {who} {one}, the others {other}", bool(names - mine)
+
+    def loop_example(self, v: int, cl: Cluster, events: Events) -> str:
+        """Counter-example for a branch that may end a loop holding collectives."""
+        succs = self.cfg.nodes[v].succs
+        leave = next(i for i, s in enumerate(succs) if s not in cl.region.body)
+        site = cl.sites[0]
+        pred = plans.c_text(self.cfg.nodes[v].pred)
+        who = (f"ranks where '{pred}' is {'true' if leave == 0 else 'false'}"
+               if self.cfg.nodes[v].label != "switch" else "ranks taking one case")
+        return (f"counter-example: {who} leave the loop, the others run it again and "
+                f"{self.describe(site, cl, events)}")
+
+    def stops(self, node: int, events: Events) -> bool:
+        n = self.cfg.nodes[node] if node < len(self.cfg.nodes) else None
+        return n is not None and (node in events or n.kind in ("return", "end", "noreturn")
+                                  or (n.kind == "call" and self.is_noreturn(node)))
+
+    def is_noreturn(self, node: int) -> bool:
+        c = self.callee.get(node)
+        return c is not None and c.name in self.state.noreturn
+
+    def describe(self, node: int, cl: Cluster, events: Events) -> str:
+        if node in events:
+            comm = display(self.state, self.comm(node, events))
+            on = f" on {comm}" if comm and self.callee[node].kind == "mpi" else ""
+            return f"call {self.shown(node)}{on} at {self.where(node)}"
+        if node < len(self.cfg.nodes) and self.cfg.nodes[node].kind in ("return", "end"):
+            return f"leave {self.name}() at {self.where(node)}"
+        if node < len(self.cfg.nodes) and self.is_noreturn(node):
+            return f"call {self.shown(node)} at {self.where(node)} and never return"
+        if cl.region.header is not None:
+            return f"go back to the loop at {self.where(cl.region.header)}"
+        return f"leave {self.name}()"
+
+    def plan(self, events: Events, flags: Flags) -> FunctionPlan:
+        """Every collective, collective-calling and noreturn site, every exit, and the
+        communicators checked at exits (PARCOACH Lemma 2 needs all of them)."""
+        sites = [s for n, c in sorted(self.callee.items())
+                 if (s := self.site(n, c, events, flags)) is not None]
+        event_calls = {id(self.cfg.nodes[n].call) for n in events}
+        with_calls = {id(r) for r in plans.returns(self.defn.body)
+                      if any(id(x) in event_calls for x in _walk(r))}
+        inner = plans.inner_names(self.defn)
+        comms: list[str] = []
+        for n in sorted(events):
+            text = self.comm(n, events)
+            expr = self.comm_expr(n)
+            if text and text not in comms and not (expr is not None
+                                                   and plans.identifiers(expr) & inner):
+                comms.append(text)
+        body = plans.coord_pos(self.defn.body.coord)
+        return FunctionPlan(
+            self.name, plans.return_type(self.defn), body,
+            plans.body_end(self.text, self.defn),
+            self.text.definition_start(plans.coord_pos(self.defn.decl.coord)),
+            sites, plans.exits(self.state.tu, self.text, self.defn, with_calls), comms)
+
+    def comm_expr(self, node: int) -> c_ast.Node | None:
+        info = catalogue.lookup(self.callee[node].name)
+        call = self.cfg.nodes[node].call
+        args = call.args.exprs if call is not None and call.args is not None else []
+        return args[info.comm] if info and info.comm is not None and info.comm < len(args) else None
+
+    def site(self, node: int, c: Callee, events: Events, flags: Flags) -> Site | None:
+        call = self.cfg.nodes[node].call
+        if call is None or (node not in events and c.name not in self.state.noreturn):
+            return None
+        start = self.pos(node)
+        if not isinstance(call.name, c_ast.ID):
+            start = self.text.callee_start(start)
+        end = self.text.scan(start, ")")
+        if self.text.text[self.text.offset(start)] == "(":
+            end = self.text.scan(end, ")")
+        kind = "noreturn" if node not in events else ("collective" if c.kind == "mpi" else "call")
+        conds = [Condition(self.pos(v), self.loc(v), plans.c_text(self.cfg.nodes[v].pred),
+                           self.reason(v) or "") for v in sorted(flags.get(node, {}))]
+        site = Site(kind, self.shown(node).removesuffix("()") if kind != "collective" else
+                    self.shown(node), self.name, self.comm(node, events) if kind != "noreturn"
+                    else "", start, end, self.loc(node), flagged=node in flags,
+                    conditions=conds)
+        info = catalogue.lookup(c.name) if c.kind == "mpi" else None
+        if info is not None:
+            args = call.args.exprs if call.args is not None else []
+            arg = {f: plans.c_text(args[i]) if i is not None and i < len(args) else None
+                   for f, i in (("root", info.root), ("op", info.op), ("size", info.count),
+                                ("datatype", info.datatype))}
+            site.root, site.op, site.size = arg["root"], arg["op"], arg["size"]
+            site.datatype = arg["datatype"]
+        return site
+
+
+def _walk(node: c_ast.Node) -> list[c_ast.Node]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack += [c for _, c in n.children()]
+    return out
+
+
+def collect(state: _TU) -> TUAnalysis:
+    """Findings, deferred findings, plans and statistics of the whole TU."""
+    text = plans.Text(state.tu.text)
+    result = TUAnalysis([], [], dict(state.summaries), Stats(functions=len(state.cfgs)))
+    for name in sorted(state.cfgs, key=lambda f: state.graph.defs[f].decl.coord.line):
+        fn = _Function(state, name, text)
+        events = state.events(name)
+        flags = fn.flags(events)
+        result.findings += [fn.finding(s, flags[s], events) for s in sorted(flags)]
+        result.deferred += _deferred(fn, state, events)
+        result.stats.collective_sites += sum(1 for n in events if fn.callee[n].kind == "mpi")
+        result.stats.flagged_sites += len(flags)
+        if flags:
+            plan = fn.plan(events, flags)
+            result.plans.append(plan)
+            result.stats.functions_instrumented += 1
+            result.stats.instrumented_sites += sum(s.kind != "noreturn" for s in plan.sites)
+    return result
+
+
+def _deferred(fn: _Function, state: _TU, events: Events) -> list[Finding]:
+    """Findings that hold if an unseen external callee executes collectives."""
+    wider = state.events(fn.name, unknown=True)
+    if wider.keys() == events.keys():
+        return []
+    flags = fn.flags(wider)
+    return [fn.finding(s, flags[s], wider) for s in sorted(flags)
+            if s not in events and fn.callee[s].kind == "unknown"]

@@ -1,0 +1,260 @@
+"""PARCOACH Algorithm 1 (§3.1, "Step 1 - Static Pass") on one CFG.
+
+Back edges are removed (DFS from entry) and the function is analysed as an acyclic
+graph; every loop is also analysed on its own, its header being both entry and exit
+(the copy ``loop_exit``), so a collective in a loop whose trip count may differ
+between processes is blamed on the loop's exit condition.  In each such region every
+node gets its execution order (the largest number of collective events on a path
+from the region entry), events are clustered by (order, name) and the iterated
+postdominance frontier of each cluster gives the nodes that decide whether the
+cluster's collective is executed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from mpicc_wrap.cfg import CFG
+from mpicc_wrap.dominance import Graph, pdf_plus, postdominated
+
+Events = dict[int, list[str]]  # node -> collective tokens it executes, in order
+
+
+@dataclass
+class Region:
+    """An acyclic graph analysed by Algorithm 1: the function or one loop."""
+
+    succs: Graph
+    entry: int
+    exit: int
+    header: int | None = None  # the loop header, None for the whole function
+    body: set[int] = field(default_factory=set)  # CFG nodes of the loop
+    exits: set[int] = field(default_factory=set)  # branches that may leave the loop
+
+
+@dataclass
+class Cluster:
+    """C(r, c) with its iterated postdominance frontier."""
+
+    order: int
+    name: str
+    sites: list[int]
+    frontier: set[int]
+    region: Region
+
+
+def back_edges(cfg: CFG) -> set[tuple[int, int]]:
+    """Edges to a node on the DFS stack (entry-rooted depth-first search)."""
+    result: set[tuple[int, int]] = set()
+    on_stack, seen = {cfg.entry}, {cfg.entry}
+    stack = [(cfg.entry, iter(cfg.nodes[cfg.entry].succs))]
+    while stack:
+        node, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            on_stack.discard(node)
+            stack.pop()
+        elif nxt in on_stack:
+            result.add((node, nxt))
+        elif nxt not in seen:
+            seen.add(nxt)
+            on_stack.add(nxt)
+            stack.append((nxt, iter(cfg.nodes[nxt].succs)))
+    return result
+
+
+def _close(succs: Graph, exit_node: int) -> Graph:
+    """Send every sink other than exit to exit (acyclic: all nodes then reach exit)."""
+    succs.setdefault(exit_node, [])
+    for n, ss in succs.items():
+        if not ss and n != exit_node:
+            ss.append(exit_node)
+    return succs
+
+
+def _reachable(succs: Graph, start: int) -> set[int]:
+    seen, stack = {start}, [start]
+    while stack:
+        for s in succs.get(stack.pop(), ()):
+            if s not in seen:
+                seen.add(s)
+                stack.append(s)
+    return seen
+
+
+def _bodies(cfg: CFG, backs: set[tuple[int, int]], reach: set[int]) -> dict[int, set[int]]:
+    """Natural loop of every back-edge target: the nodes reaching a back-edge source
+    without passing the header."""
+    preds = cfg.preds()
+    bodies: dict[int, set[int]] = {}
+    for header in sorted({h for _, h in backs}):
+        stack = [u for u, h in backs if h == header]
+        body = {header, *stack}
+        while stack:
+            for p in preds[stack.pop()]:
+                if p not in body and p in reach:
+                    body.add(p)
+                    stack.append(p)
+        bodies[header] = body
+    return bodies
+
+
+def _afters(cfg: CFG, bodies: dict[int, set[int]]) -> dict[int, list[int]]:
+    """Where a loop continues: the node after a structured loop, else (goto loops)
+    every target of an edge leaving the loop."""
+    result = {}
+    for header, body in bodies.items():
+        if header in cfg.loop_after:
+            result[header] = [cfg.loop_after[header]]
+        else:
+            result[header] = sorted({s for n in body for s in cfg.nodes[n].succs
+                                     if s not in body and s not in cfg.nodes[n].fake})
+    return result
+
+
+def _redirect(backs: set[tuple[int, int]], afters: dict[int, list[int]], node: int,
+              succs: list[int]) -> list[int]:
+    """Successors with back edges replaced by the loop's continuation (the loop is
+    then seen as executed zero or one time)."""
+    out: list[int] = []
+    for s in succs:
+        out += afters[s] if (node, s) in backs else [s]
+    return out
+
+
+def _loop_exits(cfg: CFG, body: set[int]) -> set[int]:
+    """Branches of a loop with one way out of the loop and one way round it."""
+    result = set()
+    for n in body:
+        node = cfg.nodes[n]
+        real = [s for s in node.succs if s not in node.fake]
+        if node.kind == "branch" and any(s in body for s in real) and any(
+                s not in body for s in real):
+            result.add(n)
+    return result
+
+
+def regions(cfg: CFG) -> list[Region]:
+    """The function region and one region per loop header."""
+    backs = back_edges(cfg)
+    reach = cfg.reachable()
+    bodies = _bodies(cfg, backs, reach)
+    afters = _afters(cfg, bodies)
+    func = {n: _redirect(backs, afters, n, cfg.nodes[n].succs) for n in reach}
+    result = [Region(_close(func, cfg.exit), cfg.entry, cfg.exit)]
+    copy_base = len(cfg.nodes)
+    for header, body in bodies.items():
+        loop_exit = copy_base + header
+        succs: Graph = {}
+        for n in body:
+            succs[n] = [loop_exit if s == header or s not in body else s
+                        for t in cfg.nodes[n].succs
+                        for s in ([t] if t == header else _redirect(backs, afters, n, [t]))]
+        region = Region(_close(succs, loop_exit), header, loop_exit, header, body,
+                        _loop_exits(cfg, body))
+        keep = _reachable(region.succs, header)
+        region.succs = {n: ss for n, ss in region.succs.items() if n in keep}
+        result.append(region)
+    return result
+
+
+def _topological(region: Region) -> list[int]:
+    indeg = {n: 0 for n in region.succs}
+    for ss in region.succs.values():
+        for s in ss:
+            indeg[s] = indeg.get(s, 0) + 1
+    queue = deque(n for n, d in indeg.items() if d == 0)
+    order = []
+    while queue:
+        n = queue.popleft()
+        order.append(n)
+        for s in region.succs.get(n, ()):
+            indeg[s] -= 1
+            if indeg[s] == 0:
+                queue.append(s)
+    return order
+
+
+def execution_orders(region: Region, events: Events) -> dict[int, int]:
+    """Max number of collective events on a path from the region entry to each node
+    (0 up to and including the first collective, PARCOACH §3.1)."""
+    order = {n: 0 for n in region.succs}
+    for n in _topological(region):
+        step = order[n] + len(events.get(n, ()))
+        for s in region.succs.get(n, ()):
+            order[s] = max(order.get(s, 0), step)
+    return order
+
+
+def clusters(region: Region, events: Events) -> list[Cluster]:
+    """Algorithm 1 lines 4-9: every C(r, c) and its PDF+ (possibly empty)."""
+    order = execution_orders(region, events)
+    groups: dict[tuple[int, str], list[int]] = {}
+    for n in sorted(region.succs):
+        # a call whose callee runs k collectives holds orders r .. r+k-1, so it
+        # matches the same collectives written inline
+        for j, token in enumerate(events.get(n, []) if n != region.entry else []):
+            groups.setdefault((order[n] + j, token), []).append(n)
+    # A collective in a loop runs as many times as the loop iterates: the branches
+    # that may leave the loop decide it too (PARCOACH §3.1 blames the loop header).
+    return [Cluster(r, name, sites, pdf_plus(region.succs, region.exit, sites)
+                    | region.exits, region)
+            for (r, name), sites in sorted(groups.items())]
+
+
+def static_pass(cfg: CFG, events: Events) -> list[Cluster]:
+    """Algorithm 1 on the function and on each loop: clusters with a non-empty PDF+."""
+    return [c for region in regions(cfg) for c in clusters(region, events) if c.frontier]
+
+
+def diverging_successors(cluster: Cluster, node: int) -> tuple[int, int] | None:
+    """For a frontier node, one successor leading to the cluster and one that may not
+    (the two sides of the counter-example, barrier matching §5.2)."""
+    group = set(cluster.sites) | (cluster.frontier - {node})  # PDF+ is iterated
+    covered = postdominated(cluster.region.succs, cluster.region.exit, group)
+    succs = cluster.region.succs.get(node, [])
+    inside = [s for s in succs if s in covered]
+    outside = [s for s in succs if s not in covered]
+    if not inside or not outside:
+        return None
+    return inside[0], outside[0]
+
+
+def first_stop(region: Region, start: int, stops: Callable[[int], bool]) -> int:
+    """Breadth-first, the nearest node from ``start`` for which ``stops`` holds (an
+    event or a way out); the region exit when none is met."""
+    seen, queue = {start}, deque([start])
+    while queue:
+        n = queue.popleft()
+        if n == region.exit or stops(n):
+            return n
+        for s in region.succs.get(n, ()):
+            if s not in seen:
+                seen.add(s)
+                queue.append(s)
+    return region.exit
+
+
+def fixed_sequence(cfg: CFG, events: Events) -> list[str] | None:
+    """The collective sequence every normal return of the function executes, or None
+    when it may differ between paths (an event in a loop, or arms that disagree)."""
+    found = regions(cfg)
+    if any(n in events for r in found[1:] for n in r.succs if n != r.exit):
+        return None
+    func = found[0]
+    conflict: tuple[str, ...] = ("<conflict>",)
+    seq: dict[int, tuple[str, ...]] = {cfg.entry: ()}
+    for n in _topological(func):
+        if n not in seq:
+            continue
+        after = seq[n] + tuple(events.get(n, ()))
+        if seq[n] == conflict:
+            after = conflict
+        for s in func.succs.get(n, ()):
+            if s == cfg.exit and cfg.nodes[n].kind not in ("return", "end"):
+                continue
+            seq[s] = after if seq.get(s, after) == after else conflict
+    result = seq.get(cfg.exit, ())
+    return None if result == conflict else list(result)

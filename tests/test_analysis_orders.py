@@ -1,0 +1,58 @@
+"""Execution orders, regions and clusters of PARCOACH Algorithm 1 (orders.py)."""
+
+from __future__ import annotations
+
+from test_cfg import build, node
+
+from mpicc_wrap.cfg import CFG
+from mpicc_wrap.orders import (
+    Region,
+    back_edges,
+    clusters,
+    execution_orders,
+    fixed_sequence,
+    regions,
+    static_pass,
+)
+
+
+def events_of(g: CFG, *names: str) -> dict[int, list[str]]:
+    return {node(g, n): [n] for n in names}
+
+
+def test_orders_of_figure_1a_take_the_maximum() -> None:
+    # entry -> 1 -> 5 or 1 -> 2 -> {3, 4} -> 5 with barriers in 3, 4 and 5
+    region = Region({0: [1], 1: [2, 5], 2: [3, 4], 3: [5], 4: [5], 5: [9], 9: []}, 0, 9)
+    order = execution_orders(region, {3: ["B"], 4: ["B"], 5: ["B"]})
+    assert (order[3], order[4], order[5], order[9]) == (0, 0, 1, 2)
+    found = {(c.order, c.name): (c.sites, c.frontier) for c in clusters(region, {
+        3: ["B"], 4: ["B"], 5: ["B"]})}
+    assert found[(0, "B")] == ([3, 4], {1})  # PARCOACH: PDF+({3, 4}) = {1}
+    assert found[(1, "B")] == ([5], set())
+
+
+def test_loop_is_its_own_region_with_the_header_as_entry_and_exit() -> None:
+    g = build("while (r < n) { a(); r++; } b();")
+    assert len(back_edges(g)) == 1
+    func, loop = regions(g)
+    assert loop.header == loop.entry and node(g, "a") in loop.body
+    assert node(g, "b") not in loop.succs and loop.exits
+    (cl,) = [c for c in static_pass(g, events_of(g, "a", "b")) if c.region.header == loop.header]
+    assert cl.sites == [node(g, "a")] and cl.frontier == loop.exits
+
+
+def test_loop_back_edge_continues_after_the_loop_in_the_function_region() -> None:
+    g = build("while (r < n) { a(); } b();")
+    func = regions(g)[0]
+    by_name = {c.name: c for c in clusters(func, events_of(g, "a", "b"))}
+    assert by_name["b"].frontier == set() and by_name["a"].frontier
+
+
+def test_fixed_sequence() -> None:
+    g = build("a(); if (r) return 1; b(); return 0;")
+    assert fixed_sequence(g, events_of(g, "a")) == ["a"]
+    assert fixed_sequence(g, events_of(g, "a", "b")) is None
+    g = build("for (;;) { a(); }")
+    assert fixed_sequence(g, events_of(g, "a")) is None
+    g = build("if (r) exit(1); a();")
+    assert fixed_sequence(g, events_of(g, "a")) == ["a"]
