@@ -50,7 +50,9 @@ class Unit:
 def run(inv: Invocation, compiler: list[str], options: Options) -> int:
     """Build what the user asked for; return the exit status."""
     multi_output = inv.output is not None and len(inv.inputs) > 1
-    if (options.disable or inv.mode in PASSTHROUGH_MODES or not inv.sources
+    # A link of objects alone still needs the link check and the checker runtime.
+    if (options.disable or inv.mode in PASSTHROUGH_MODES or not inv.inputs
+            or (not inv.sources and inv.mode != "link")
             or (inv.mode in ("compile", "assemble") and multi_output)):
         return cc.run([*compiler, *inv.command])[0]
     if inv.werror:
