@@ -1,0 +1,44 @@
+/* mpiccwrap_cc.h - the run-time collective checker (CC) of mpicc-wrap.
+ *
+ * Instrumented code calls mpiccwrap_cc() just before a collective that the static
+ * analysis flagged, and mpiccwrap_cc_exit() before the function returns (PARCOACH,
+ * Saillard et al., section 3.2, Algorithms 2 and 3).  Both are collective over the
+ * communicator they are given and return normally when every rank agrees; otherwise
+ * rank 0 of that communicator prints one "DYNAMIC-CHECK:" report on stderr and
+ * calls MPI_Abort(comm, MPICCWRAP_ABORT_CODE) before any rank blocks in the
+ * mismatched collective.
+ *
+ * The rewriter emits the declarations between the BEGIN/END markers itself (the
+ * preprocessed text it patches cannot #include); tests check that the two copies
+ * stay identical.  mpiccwrap_comm_world/self give the predefined communicators to
+ * checks the rewriter inserts where the source names none (MPI_Finalize acts on
+ * MPI_COMM_WORLD), since the macros are gone from preprocessed text.
+ */
+#ifndef MPICCWRAP_CC_H
+#define MPICCWRAP_CC_H
+
+#include <mpi.h>
+
+/* Exit code given to MPI_Abort when a mismatch is found. */
+#define MPICCWRAP_ABORT_CODE 77
+/* Colour of the "leave the function" check; collectives get colours >= 2. */
+#define MPICCWRAP_COLOR_EXIT 1
+/* Bits of mpiccwrap_site.checks: which arguments must agree on every rank.  The
+ * root, op, count and type arguments of mpiccwrap_cc are ignored when their bit is
+ * clear, so the rewriter can pass (MPI_Op)0 / (MPI_Datatype)0 there. */
+#define MPICCWRAP_CHECK_ROOT 1
+#define MPICCWRAP_CHECK_OP 2
+#define MPICCWRAP_CHECK_SIZE 4
+/* Values recorded for an argument that is not compared. */
+#define MPICCWRAP_NO_ROOT (-1000000)
+#define MPICCWRAP_NO_COUNT (-1L)
+
+/* BEGIN mpiccwrap declarations */
+struct mpiccwrap_site { int color; const char *name; const char *comm; const char *file; int line; const char *function; const char *cond; int flagged; int checks; };
+extern int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI_Op op, long count, MPI_Datatype type);
+extern void mpiccwrap_cc_exit(MPI_Comm comm, const struct mpiccwrap_site *site);
+extern MPI_Comm mpiccwrap_comm_world(void);
+extern MPI_Comm mpiccwrap_comm_self(void);
+/* END mpiccwrap declarations */
+
+#endif
