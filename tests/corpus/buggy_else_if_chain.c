@@ -1,0 +1,22 @@
+// corpus: buggy
+// An else-if chain: rank 1 calls MPI_Barrier, every other rank MPI_Allreduce.
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, x = 1, y = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);  // may-warn
+    } else if (rank == 1) {  // expect-note: rank == 1
+        MPI_Barrier(MPI_COMM_WORLD);  // expect-warning: MPI_Barrier
+    } else {
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);  // expect-warning: MPI_Allreduce
+    }
+    printf("rank %d y %d\n", rank, y);
+    MPI_Finalize();
+    return 0;
+}
