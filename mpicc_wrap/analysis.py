@@ -10,6 +10,7 @@ their callees' sequences.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -19,7 +20,7 @@ from pycparser import c_ast
 from mpicc_wrap import callgraph, catalogue, cfg, findings, plans
 from mpicc_wrap.callgraph import Callee, CallGraph
 from mpicc_wrap.errors import AnalysisSkipped
-from mpicc_wrap.model import FunctionSummary, ParsedTU, TUAnalysis
+from mpicc_wrap.model import FunctionSummary, ParsedTU, Pos, TUAnalysis
 from mpicc_wrap.orders import Events, fixed_sequence
 
 POINTER_EVENT = "call through pointer"
@@ -168,7 +169,12 @@ def _substitute(token: str, args: list[c_ast.Node], comm: Callable[[str], str]) 
 def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
     from mpicc_wrap import rankdep
 
-    return rankdep.RankDependence(tu.ast, external)
+    def where(line: int) -> str:
+        """A seed's preprocessed line as the user's ``file.c:LINE``."""
+        loc = tu.loc(Pos(line, 1))
+        return f"{os.path.basename(loc.file)}:{loc.line}"
+
+    return rankdep.RankDependence(tu.ast, external, loc=where)
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],

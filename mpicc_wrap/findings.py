@@ -168,6 +168,34 @@ class _Function:
             return f"go back to the loop at {self.where(cl.region.header)}"
         return f"leave {self.name}()"
 
+    def argument_findings(self, events: Events) -> dict[int, Finding]:
+        """Collectives whose root or reduction operator depends on the rank.
+
+        Beyond PARCOACH (which compares collective names only): such calls match in
+        order, yet MPI requires every process to pass the same root and operator, so
+        they hang or corrupt data at run time."""
+        found: dict[int, Finding] = {}
+        for node in sorted(events):
+            info = catalogue.lookup(self.callee[node].name)
+            call = self.cfg.nodes[node].call
+            if info is None or call is None or call.args is None:
+                continue
+            args = call.args.exprs
+            for what, index in (("root", info.root), ("operator", info.op)):
+                reason = (self.state.oracle.reason(self.name, args[index])
+                          if index is not None and index < len(args) else None)
+                if reason and node not in found:
+                    comm = display(self.state, self.comm(node, events))
+                    text = plans.c_text(args[index])
+                    cond = Condition(self.pos(node), self.loc(node), text,
+                                     f"the {what} '{text}' {reason}")
+                    found[node] = Finding(
+                        self.name, info.name, comm, self.pos(node), self.loc(node), [cond],
+                        tag="mpi-collective-root" if what == "root" else "mpi-collective-op",
+                        message=f"{info.name} on {comm}: the {what} may differ between "
+                                "processes")
+        return found
+
     def plan(self, events: Events, flags: Flags) -> FunctionPlan:
         """Every collective, collective-calling and noreturn site, every exit, and the
         communicators checked at exits (PARCOACH Lemma 2 needs all of them)."""
@@ -243,6 +271,10 @@ def collect(state: _TU) -> TUAnalysis:
         events = state.events(name)
         flags = fn.flags(events)
         result.findings += [fn.finding(s, flags[s], events) for s in sorted(flags)]
+        arguments = fn.argument_findings(events)
+        result.findings += [f for n, f in sorted(arguments.items())]
+        for n in arguments:
+            flags.setdefault(n, {})
         result.deferred += _deferred(fn, state, events)
         result.stats.collective_sites += sum(1 for n in events if fn.callee[n].kind == "mpi")
         result.stats.flagged_sites += len(flags)

@@ -22,7 +22,8 @@ CORPUS = Path(__file__).parent / "corpus"
 DEFAULT_NPROCS = (2, 3, 4)
 COMPILE_TIMEOUT = 120.0
 
-KEYS = ("corpus", "nprocs", "expect-warning", "expect-note", "expect-link-warning",
+KEYS = ("corpus", "nprocs", "expect-warning", "expect-root-warning", "expect-note",
+        "expect-link-warning",
         "expect-dynamic", "expect-exit-site", "output-deterministic", "may-warn",
         "never-printed")
 _KEY_RE = "|".join(re.escape(k) for k in KEYS)

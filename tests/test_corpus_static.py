@@ -15,8 +15,8 @@ import pytest
 PROGRAMS = corpus.discover()
 TAG = "mpi-collective-order"
 WARN_ENV = {"MPICC_WRAP_INSTRUMENT": "0"}
-COMPILE_OK = ("may-warn", "expect-warning")
-LINK_OK = ("may-warn", "expect-warning", "expect-link-warning")
+COMPILE_OK = ("may-warn", "expect-warning", "expect-root-warning")
+LINK_OK = (*COMPILE_OK, "expect-link-warning")
 
 
 def test_annotations_parse_several_per_line() -> None:
@@ -78,6 +78,18 @@ def test_expected_warnings(builds: corpus.BuildCache, program: corpus.Program) -
     for mark in program.marked("expect-warning"):
         assert any(w.at(mark) and w.tag == TAG and corpus.names_in(w.message, mark)
                    for w in warnings), f"no warning for {mark}" + show(build)
+
+
+@pytest.mark.parametrize("program", [p for p in PROGRAMS if p.marked("expect-root-warning")],
+                         ids=lambda p: p.name)
+def test_expected_root_warnings(builds: corpus.BuildCache, program: corpus.Program) -> None:
+    """A root or operator that depends on the rank is warned (beyond PARCOACH)."""
+    build = built(builds, program)
+    warnings = corpus.mpi_warnings(corpus.diagnostics(build.compile_stderr))
+    for mark in program.marked("expect-root-warning"):
+        assert any(w.at(mark) and w.tag == "mpi-collective-root"
+                   and corpus.names_in(w.message, mark)
+                   for w in warnings), f"no root warning for {mark}" + show(build)
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)

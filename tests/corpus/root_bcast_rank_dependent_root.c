@@ -18,7 +18,7 @@ int main(int argc, char **argv)
     for (i = 0; i < N; i++)
         table[i] = rank + i;
     root = (rank == 0) ? 0 : 1;
-    MPI_Bcast(table, N, MPI_INT, root, MPI_COMM_WORLD);  // may-warn; expect-dynamic: MPI_Bcast
+    MPI_Bcast(table, N, MPI_INT, root, MPI_COMM_WORLD);  // expect-root-warning: MPI_Bcast; expect-dynamic: MPI_Bcast
     printf("rank %d first %d\n", rank, table[0]);
     MPI_Finalize();
     return 0;

@@ -11,7 +11,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     local = rank + 1;
-    MPI_Reduce(&local, &total, 1, MPI_INT, MPI_SUM, rank % 2, MPI_COMM_WORLD);  // may-warn; expect-dynamic: MPI_Reduce
+    MPI_Reduce(&local, &total, 1, MPI_INT, MPI_SUM, rank % 2, MPI_COMM_WORLD);  // expect-root-warning: MPI_Reduce; expect-dynamic: MPI_Reduce
     printf("rank %d total %d\n", rank, total);
     MPI_Finalize();
     return 0;
