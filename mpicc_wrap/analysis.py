@@ -53,19 +53,24 @@ class _TU:
         self.noreturn = (catalogue.NORETURN_FUNCTIONS | tu.noreturn
                          | self.graph.declared_noreturn
                          | {n for n, s in external.items() if s.noreturn})
+        self.aborts = frozenset(n for n, f in catalogue.CATALOGUE.items() if f.kind == "abort")
         self.cfgs = self._build_cfgs()
         self.callees = {f: [(n.id, self.graph.classify(n.call, f)) for n in g.calls()]
                         for f, g in self.cfgs.items()}
         self.has = self._has_collectives()
 
     def _build_cfgs(self) -> dict[str, cfg.CFG]:
-        """CFGs, re-built while functions turn out never to return."""
+        """CFGs, re-built while functions turn out never to return or always to abort
+        the job (an error handler wrapping MPI_Abort is an abort too)."""
         while True:
-            built = {f: cfg.build(d, self.noreturn) for f, d in self.graph.defs.items()}
+            built = {f: cfg.build(d, self.noreturn, self.aborts)
+                     for f, d in self.graph.defs.items()}
+            dooms = {f for f, g in built.items() if g.aborts and f not in self.aborts}
             never = {f for f, g in built.items() if f not in self.noreturn and not any(
-                g.nodes[n].kind in ("return", "end") for n in g.reachable())}
-            if not never:
+                g.nodes[n].kind in ("return", "end") for n in g.reachable())} - dooms
+            if not never and not dooms:
                 return built
+            self.aborts = self.aborts | dooms
             self.noreturn = self.noreturn | never
 
     def _has_collectives(self) -> dict[str, bool]:

@@ -8,6 +8,11 @@ whose later operands call functions are split into branch nodes, so a call there
 conditional.  A call that never returns (exit, MPI_Abort, a noreturn function) flows
 to the ``noreturn`` exit, which flows to the unique ``exit``: it is an exit for
 postdominance but stays distinguishable for messages.
+
+A call that aborts the whole job (MPI_Abort, or a function whose every path does)
+is different: no process is left waiting in a collective, so the paths that can only
+end in an abort are pruned before Algorithm 1 (``_prune_aborts``); an error check
+``if (bad) MPI_Abort(...)`` on one rank is not a divergence.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ class CFG:
     noreturn_exit: int
     end: int  # the node for falling off the closing brace
     loop_after: dict[int, int] = field(default_factory=dict)  # loop header -> node after it
+    aborts: bool = False  # every path from entry ends in a job abort
 
     def preds(self) -> dict[int, list[int]]:
         """Predecessor lists of every node."""
@@ -89,8 +95,11 @@ class _Builder:
     """Builds a CFG statement by statement; ``cur`` lists the nodes whose control
     falls through to whatever comes next (empty after return/break/goto)."""
 
-    def __init__(self, name: str, noreturn: frozenset[str]) -> None:
+    def __init__(self, name: str, noreturn: frozenset[str],
+                 aborts: frozenset[str] = frozenset()) -> None:
         self.noreturn = noreturn
+        self.aborts = aborts
+        self.abort_sink = -1
         self.nodes: list[Node] = []
         self.entry = self.new("entry")
         self.exit = self.new("exit")
@@ -132,6 +141,11 @@ class _Builder:
             cur = self.expr(e.args, cur)
             node = self.join(cur, "call", e.coord)
             self.nodes[node].call = e
+            if callee_name(e) in self.aborts:
+                if self.abort_sink < 0:
+                    self.abort_sink = self.new("abort")
+                self.link([node], self.abort_sink)
+                return []
             if callee_name(e) in self.noreturn:
                 self.link([node], self.noreturn_exit)
                 return []
@@ -318,11 +332,45 @@ def _add_fake_exits(nodes: list[Node], entry: int, exit_id: int) -> None:
             mark(i)
 
 
-def build(func: c_ast.FuncDef, noreturn: frozenset[str]) -> CFG:
-    """The CFG of ``func``; calls to names in ``noreturn`` end at the noreturn exit."""
-    b = _Builder(func.decl.name, noreturn)
+def build(func: c_ast.FuncDef, noreturn: frozenset[str],
+          aborts: frozenset[str] = frozenset()) -> CFG:
+    """The CFG of ``func``; calls to names in ``noreturn`` end at the noreturn exit,
+    calls to names in ``aborts`` end the job and their paths are pruned."""
+    b = _Builder(func.decl.name, noreturn, aborts)
     cur = b.stmt(func.body, [b.entry])
     end = b.join(cur, "end", func.body.coord)
     b.link([end], b.exit)
+    doomed = _prune_aborts(b.nodes, b.exit, b.abort_sink) if b.abort_sink >= 0 else set()
     _add_fake_exits(b.nodes, b.entry, b.exit)
-    return CFG(func.decl.name, b.nodes, b.entry, b.exit, b.noreturn_exit, end, b.loop_after)
+    return CFG(func.decl.name, b.nodes, b.entry, b.exit, b.noreturn_exit, end, b.loop_after,
+               aborts=b.entry in doomed)
+
+
+def _reaching(nodes: list[Node], target: int) -> set[int]:
+    """Nodes with a path to ``target``."""
+    preds: dict[int, list[int]] = {n.id: [] for n in nodes}
+    for n in nodes:
+        for s in n.succs:
+            preds[s].append(n.id)
+    seen, stack = {target}, [target]
+    while stack:
+        for p in preds[stack.pop()]:
+            if p not in seen:
+                seen.add(p)
+                stack.append(p)
+    return seen
+
+
+def _prune_aborts(nodes: list[Node], exit_id: int, sink: int) -> set[int]:
+    """Cut the nodes that can end only in a job abort; return them.
+
+    Such paths leave no process blocked (MPI_Abort terminates every process of the
+    job), so they are not alternatives to a collective; keeping them would blame the
+    error check guarding the abort."""
+    doomed = _reaching(nodes, sink) - _reaching(nodes, exit_id)
+    for n in nodes:
+        if n.id in doomed:
+            n.kind, n.call, n.pred, n.succs = "nop", None, None, []
+        else:
+            n.succs = [s for s in n.succs if s not in doomed]
+    return doomed
