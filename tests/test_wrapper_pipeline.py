@@ -75,7 +75,7 @@ def test_stage_gets_preprocessed_text_and_flags(work: Path, monkeypatch: pytest.
     call = fake.calls[0]
     assert call["source"] == "hello.c"
     assert '# 1 "hello.c"' in call["text"] and "puts" in call["text"]
-    assert call["warning_flags"] == {"collective-order": "off"}
+    assert call["warning_flags"] == {"mpi-collective-order": "off"}
     assert call["options"].werror
     assert (work / "hello.o").exists() and leftovers(work) == []
 

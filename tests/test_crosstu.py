@@ -1,0 +1,149 @@
+"""Cross-TU checking: deferred findings become warnings once the callee is known."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from mpicc_wrap import summaries as S
+from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Pos
+from mpicc_wrap.switches import Options
+from tests.mpirun import run, tool
+
+MAIN = """\
+#include <mpi.h>
+void helper(void);
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        helper();
+    MPI_Finalize();
+    return 0;
+}
+"""
+HELPER = """\
+#include <mpi.h>
+void helper(void) {
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+"""
+QUIET_HELPER = "void helper(void) { }\n"
+
+WARNING = ("main.c:8:9: warning: call to helper() executes collectives (MPI_Barrier in "
+           "helper() at helper.c:2) and may not be reached by all processes "
+           "[-Wmpi-collective-order]")
+
+
+def deferred_call() -> Finding:
+    cond = Condition(Pos(7, 9), Loc("main.c", 7, 9), "rank == 0",
+                     "this condition depends on the process rank (MPI_Comm_rank at main.c:6)")
+    return Finding("main", "helper()", "", Pos(8, 9), Loc("main.c", 8, 9), [cond],
+                   callee="helper")
+
+
+def helper_summary(collectives: bool = True) -> dict[str, FunctionSummary]:
+    seq = ["MPI_Barrier@MPI_COMM_WORLD"] if collectives else []
+    return {"helper": FunctionSummary("helper", "helper.c", 2, collectives, seq, True)}
+
+
+def objects(tmp: Path, helper_code: str = HELPER, collectives: bool = True
+            ) -> tuple[str, str]:
+    """main.o (with a deferred call to helper) and helper.o, compiled by plain mpicc and
+    stored the way the wrapper's driver stores them."""
+    paths = []
+    for name, code in (("main", MAIN), ("helper", helper_code)):
+        (tmp / f"{name}.c").write_text(code)
+        result = run([tool("mpicc"), "-c", f"{name}.c", "-o", f"{name}.o"], cwd=tmp)
+        assert result.returncode == 0, result.output
+        paths.append(str(tmp / f"{name}.o"))
+    S.store(paths[0], {}, [deferred_call()], Options())
+    S.store(paths[1], helper_summary(collectives), [], Options())
+    return paths[0], paths[1]
+
+
+def check(inputs: list[str], werror: bool = False) -> tuple[int, str]:
+    out = io.StringIO()
+    errors = S.link_check(inputs, Options(werror=werror), out)
+    return errors, out.getvalue()
+
+
+def test_link_step_warns_about_a_deferred_call_in_gcc_format(tmp_path: Path) -> None:
+    main, helper = objects(tmp_path)
+    errors, text = check([main, helper])
+    assert errors == 0
+    assert text.splitlines() == [
+        "main.c: In function 'main':",
+        WARNING,
+        "main.c:7:9: note: this condition depends on the process rank "
+        "(MPI_Comm_rank at main.c:6)",
+    ]
+
+
+def test_werror_escalates_link_warnings(tmp_path: Path) -> None:
+    main, helper = objects(tmp_path)
+    errors, text = check([main, helper, main], werror=True)  # duplicates: one report
+    assert errors == 1
+    assert text.count("error: call to helper()") == 1 and "[-Werror=mpi-collective-order]" in text
+
+
+def test_no_warning_when_the_callee_has_no_collectives(tmp_path: Path) -> None:
+    main, helper = objects(tmp_path, QUIET_HELPER, collectives=False)
+    assert check([main, helper]) == (0, "")
+
+
+def test_no_warning_when_the_callee_is_not_linked(tmp_path: Path) -> None:
+    main, _ = objects(tmp_path)
+    assert check([main]) == (0, "")
+
+
+def test_callee_found_in_a_static_archive_member_with_a_long_name(tmp_path: Path) -> None:
+    main, helper = objects(tmp_path)
+    member = tmp_path / "helper_functions_with_a_long_member_name.o"
+    Path(helper).rename(member)
+    Path(helper + S.SIDE_SUFFIX).unlink()  # only the ELF section travels into the archive
+    assert run(["ar", "rcs", "libhelp.a", member.name], cwd=tmp_path).returncode == 0
+    errors, text = check([main, str(tmp_path / "libhelp.a")])
+    assert WARNING in text
+
+
+def test_side_file_is_the_fallback_when_the_section_is_gone(tmp_path: Path) -> None:
+    main, helper = objects(tmp_path)
+    for obj in (main, helper):
+        assert run(["objcopy", f"--remove-section={S.SECTION}", obj]).returncode == 0
+    assert WARNING in check([main, helper])[1]
+
+
+def test_corrupt_records_never_raise(tmp_path: Path) -> None:
+    main, helper = objects(tmp_path)
+    assert run(["objcopy", f"--remove-section={S.SECTION}", helper]).returncode == 0
+    Path(helper + S.SIDE_SUFFIX).write_text('{"schema": 1, "summaries": [{"name": 3}]}')
+    assert check([main, helper, str(tmp_path / "nope.o")]) == (0, "")
+
+
+@pytest.mark.mpi
+def test_wrapper_one_step_build_warns_at_link_time(tmp_path: Path) -> None:
+    """Sources in one command: main.c is analysed before helper.c exists as a summary,
+    so only the link step can tell."""
+    (tmp_path / "main.c").write_text(MAIN)
+    (tmp_path / "helper.c").write_text(HELPER)
+    result = run([tool("mpicc-wrap"), "main.c", "helper.c", "-o", "prog"], cwd=tmp_path,
+                 timeout=300)
+    assert result.returncode == 0, result.output
+    assert WARNING in result.stderr
+
+
+@pytest.mark.mpi
+def test_wrapper_callee_compiled_first_is_visible_at_compile_time(tmp_path: Path) -> None:
+    (tmp_path / "main.c").write_text(MAIN)
+    (tmp_path / "helper.c").write_text(HELPER)
+    first = run([tool("mpicc-wrap"), "-c", "helper.c"], cwd=tmp_path, timeout=300)
+    assert first.returncode == 0, first.output
+    assert "helper" in S.visible(str(tmp_path / "main.o"), Options())
+    second = run([tool("mpicc-wrap"), "-c", "main.c"], cwd=tmp_path, timeout=300)
+    assert "main.c:8:9: warning: call to helper()" in second.stderr
+    record = S.decode(Path(tmp_path / "main.o.mpicc-wrap.json").read_bytes())
+    assert record is not None and record[1] == []  # nothing left for the link step

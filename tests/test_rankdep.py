@@ -1,0 +1,300 @@
+"""Tests of the multi-valued (rank-dependent) expression analysis (paper 003 §3)."""
+
+from __future__ import annotations
+
+import pytest
+from pycparser import c_ast
+from pycparserext.ext_c_parser import GnuCParser
+
+from mpicc_wrap.model import FunctionSummary
+from mpicc_wrap.rankdep import RankDependence
+
+PRELUDE = """\
+typedef int MPI_Comm; typedef int MPI_Datatype; typedef int MPI_Op;
+typedef struct { int src; } MPI_Status;
+int MPI_Comm_rank(MPI_Comm, int *); int MPI_Comm_size(MPI_Comm, int *);
+int MPI_Bcast(void *, int, MPI_Datatype, int, MPI_Comm);
+int MPI_Allreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
+int MPI_Reduce(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+int MPI_Recv(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
+int MPI_Barrier(MPI_Comm);
+int printf(const char *, ...); int sscanf(const char *, const char *, ...);
+char *getenv(const char *);
+int sprintf(char *, const char *, ...); int getpid(void); int gethostname(char *, int);
+int foo(int); void fill(int *, int); int helper(void);
+"""
+PRELUDE_LINES = PRELUDE.count("\n")
+
+
+def analyse(body: str, external: dict[str, FunctionSummary] | None = None,
+            **kw: object) -> tuple[RankDependence, c_ast.FileAST]:
+    ast = GnuCParser().parse(PRELUDE + body)
+    return RankDependence(ast, external or {}, **kw), ast  # type: ignore[arg-type]
+
+
+def conds(ast: c_ast.FileAST, func: str) -> list[c_ast.Node]:
+    """Controlling expressions of if/while/for/switch/?: in ``func``, in source order."""
+    found: list[c_ast.Node] = []
+
+    class Visitor(c_ast.NodeVisitor):
+        def generic_visit(self, node: c_ast.Node) -> None:
+            if isinstance(node, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.For,
+                                 c_ast.Switch, c_ast.TernaryOp)) and node.cond is not None:
+                found.append(node.cond)
+            super().generic_visit(node)
+
+    fn = next(n for n in ast.ext if isinstance(n, c_ast.FuncDef) and n.decl.name == func)
+    Visitor().visit(fn.body)
+    return found
+
+
+def verdicts(body: str, func: str = "main", **kw: object) -> list[bool]:
+    rd, ast = analyse(body, **kw)  # type: ignore[arg-type]
+    return [rd.reason(func, c) is not None for c in conds(ast, func)]
+
+
+def test_comm_rank_is_a_seed_and_comm_size_is_not() -> None:
+    rd, ast = analyse("""int main(int argc, char **argv) {
+        int rank, size;
+        MPI_Comm_rank(0, &rank);
+        MPI_Comm_size(0, &size);
+        if (rank == 0) MPI_Barrier(0);
+        if (size > 2) MPI_Barrier(0);
+        if (argc > 1 && argv[1][0] == 'x') MPI_Barrier(0);
+        if (sizeof(int) == 4) MPI_Barrier(0);
+        return 0; }""")
+    c = conds(ast, "main")
+    assert rd.reason("main", c[0]) == (
+        f"depends on the process rank (MPI_Comm_rank at line {PRELUDE_LINES + 3})")
+    assert [rd.reason("main", x) for x in c[1:]] == [None, None, None]
+
+
+def test_seed_location_uses_the_loc_callable() -> None:
+    rd, ast = analyse("int main(void) { int r; MPI_Comm_rank(0, &r); if (r) return 1;"
+                      " return 0; }", loc=lambda line: f"src.c:{line - PRELUDE_LINES}")
+    assert "MPI_Comm_rank at src.c:1" in (rd.reason("main", conds(ast, "main")[0]) or "")
+
+
+def test_data_dependences_propagate() -> None:
+    assert verdicts("""int main(void) {
+        int rank, z = 0, k = 3; MPI_Comm_rank(0, &rank);
+        int x = rank * 2; double y = (double)x; z += rank; k++;
+        int t = rank ? 1 : 2;
+        if (y > 1) ; if (z) ; if (k) ; if (t == 1) ; if (k + 1) ;
+        return 0; }""") == [True, True, True, False, True, False]
+
+
+def test_strong_update_makes_a_local_single_valued_again() -> None:
+    assert verdicts("""int main(void) { int x; MPI_Comm_rank(0, &x);
+        if (x) ; x = 0; if (x) ; return 0; }""") == [True, False]
+
+
+@pytest.mark.parametrize("code", [
+    "if (rank == 0) x = 1; else x = 2;",
+    "x = 0; if (rank == 0) x = 5;",
+    "switch (rank) { case 0: x = 1; break; default: x = 2; }",
+    "rank == 0 && (x = 1);",
+    "while (i < rank) { i++; x = 7; }",
+    "for (i = 0; i < 10; i++) { if (i == rank) break; x = i; }",
+])
+def test_phi_gates_make_merged_values_multi_valued(code: str) -> None:
+    rd, _ = analyse(f"""int main(void) {{ int rank, x = 0, i = 0;
+        MPI_Comm_rank(0, &rank); {code} return x; }}""")
+    assert "x" in rd.multi_valued_vars("main")
+    assert rd.returns_rank("main")
+
+
+def test_single_valued_branches_do_not_gate() -> None:
+    rd, _ = analyse("""int main(int argc, char **argv) { int x = 0, i;
+        if (argc > 2) x = 1; else x = 2;
+        for (i = 0; i < argc; i++) x += i;
+        return x; }""")
+    assert rd.multi_valued_vars("main") == set()
+    assert not rd.returns_rank("main")
+
+
+def test_early_return_gates_the_rest_of_the_function() -> None:
+    rd, ast = analyse("""int g; void f(void) { int rank; MPI_Comm_rank(0, &rank);
+        if (rank == 0) return; g = 5; }
+        int main(void) { f(); if (g) MPI_Barrier(0); return 0; }""")
+    assert rd.reason("main", conds(ast, "main")[0]) is not None
+
+
+def test_bcast_and_allreduce_outputs_are_single_valued_after_the_call() -> None:
+    assert verdicts("""int main(void) { int rank, n = 0, s;
+        MPI_Comm_rank(0, &rank);
+        if (rank == 0) n = 5;
+        if (n) ;
+        MPI_Bcast(&n, 1, 0, 0, 0);
+        if (n) ;
+        MPI_Allreduce(&rank, &s, 1, 0, 0, 0);
+        if (s) ;
+        return 0; }""") == [True, True, False, False]
+
+
+def test_per_rank_mpi_outputs_are_seeds_with_reasons() -> None:
+    rd, ast = analyse("""int main(void) { int buf[4], sum; MPI_Status st;
+        MPI_Recv(buf, 4, 0, 0, 0, 0, &st);
+        MPI_Reduce(buf, &sum, 1, 0, 0, 0, 0);
+        if (buf[2]) ; if (sum) ; if (st.src) ; return 0; }""")
+    reasons = [rd.reason("main", c) for c in conds(ast, "main")]
+    assert reasons[0] is not None and "received by MPI_Recv" in reasons[0]
+    assert reasons[1] is not None and "MPI_Reduce" in reasons[1]
+    assert reasons[2] is not None
+
+
+def test_interprocedural_returns_and_parameters() -> None:
+    rd, ast = analyse("""
+        int get_rank(void) { int r; MPI_Comm_rank(0, &r); return r; }
+        int one(void) { return 1; }
+        void use(int v, int w) { if (v) MPI_Barrier(0); if (w) MPI_Barrier(0); }
+        int main(void) { use(get_rank(), one()); use(3, 4);
+            if (get_rank() == 0) ; if (one()) ; return 0; }""")
+    assert rd.returns_rank("get_rank") and not rd.returns_rank("one")
+    assert rd.rank_params("use") == [0]
+    assert [rd.reason("use", c) is not None for c in conds(ast, "use")] == [True, False]
+    assert [rd.reason("main", c) is not None for c in conds(ast, "main")] == [True, False]
+
+
+def test_rank_written_through_pointer_parameter_by_callee() -> None:
+    assert verdicts("""
+        void get(int *p) { MPI_Comm_rank(0, p); }
+        void set(int *p, int v) { *p = v; }
+        void copy(int *p, int v) { *p = v; }
+        int main(void) { int me, other, third;
+            get(&me); set(&other, 4); copy(&third, me);
+            if (me == 0) ; if (other) ; if (third) ; return 0; }""") == [True, False, True]
+
+
+def test_pointers_alias_their_targets() -> None:
+    assert verdicts("""int main(void) { int r, x = 0, y = 0; int *p = &r; int *q = &x;
+        MPI_Comm_rank(0, &r);
+        *q = r;
+        if (*p == 0) ; if (p[0]) ; if (x) ; if (y) ; return 0; }""") == [
+        True, True, True, False]
+
+
+def test_arrays_are_one_object() -> None:
+    assert verdicts("""int main(void) { int rank, a[4], b[4], c[4], i = 1;
+        MPI_Comm_rank(0, &rank);
+        a[3] = rank; b[i] = 2; c[rank] = 1;
+        if (a[0]) ; if (b[0]) ; if (c[0]) ; if (b[rank]) ; return 0; }""") == [
+        True, False, True, True]
+
+
+def test_struct_fields_are_multi_valued_by_name_across_functions() -> None:
+    rd, ast = analyse("""struct H { int mype; int npes; };
+        void init(struct H *H) { MPI_Comm_rank(0, &H->mype); MPI_Comm_size(0, &H->npes); }
+        void work(struct H *H) { if (H->mype == 0) ; if (H->npes > 1) ; }
+        int main(void) { struct H h; struct H s; init(&h); s.mype = 0;
+            if (s.mype) ; work(&h); return 0; }""")
+    assert [rd.reason("work", c) is not None for c in conds(ast, "work")] == [True, False]
+    assert rd.reason("main", conds(ast, "main")[0]) is not None
+
+
+def test_globals_are_multi_valued_in_every_function() -> None:
+    rd, ast = analyse("""int g_rank; int g_n = 4;
+        void setup(void) { MPI_Comm_rank(0, &g_rank); }
+        void work(void) { if (g_rank == 0) ; if (g_n) ; }
+        int main(void) { setup(); work(); return 0; }""")
+    assert [rd.reason("work", c) is not None for c in conds(ast, "work")] == [True, False]
+    assert "g_rank" in rd.multi_valued_vars("work")
+
+
+def test_external_summaries_and_unknown_calls() -> None:
+    ext = {"helper": FunctionSummary("helper", "h.c", 3, False, [], True, returns_rank=True)}
+    assert verdicts("""int main(void) { int rank, x, y; char buf[8], name[8], line[8] = "1";
+        MPI_Comm_rank(0, &rank);
+        sscanf(line, "%d", &x); fill(&y, rank); sprintf(buf, "%d", rank);
+        printf("%d %s", rank, name);
+        if (helper()) ; if (foo(rank)) ; if (foo(3)) ; if (x) ; if (y) ; if (buf[0]) ;
+        if (name[0]) ; return 0; }""", external=ext) == [
+        True, True, False, False, True, True, False]
+
+
+def test_library_rank_sources() -> None:
+    assert verdicts("""int main(void) { int pid = getpid(); char host[64];
+        gethostname(host, 64);
+        char *r = getenv("PMI_RANK"); char *h = getenv("HOME");
+        if (pid % 2) ; if (host[0] == 'a') ; if (r[0]) ; if (h[0]) ; return 0; }""") == [
+        True, True, True, False]
+
+
+def test_loop_exit_on_a_multi_valued_break_makes_the_counter_multi_valued() -> None:
+    assert verdicts("""int main(void) { int rank, i, n = 0;
+        MPI_Comm_rank(0, &rank);
+        for (i = 0; i < 10; i++) { if (i == rank) break; }
+        for (n = 0; n < 10; n++) ;
+        if (i) ; if (n) ; return 0; }""") == [True, True, False, True, False]
+
+
+def test_goto_uses_weak_updates() -> None:
+    assert verdicts("""int main(void) { int x = 0, rank; int y;
+        MPI_Comm_rank(0, &rank);
+        again: if (y) ; y = rank; x = x + 1;
+        if (x < 3) goto again;
+        return 0; }""") == [True, False]
+
+
+def test_gnu_extensions_are_handled_conservatively() -> None:
+    assert verdicts("""int main(void) { int rank; MPI_Comm_rank(0, &rank);
+        __typeof__(rank) v = __builtin_expect(rank, 0);
+        int w __attribute__((unused)) = 3;
+        if (v) ; if (w) ; return 0; }""") == [True, False]
+
+
+def test_reason_on_a_node_not_in_the_walk_uses_the_function_state() -> None:
+    rd, _ = analyse("int main(void) { int rank; MPI_Comm_rank(0, &rank); return 0; }")
+    probe = c_ast.BinaryOp("==", c_ast.ID("rank"), c_ast.Constant("int", "0"))
+    assert rd.reason("main", probe) is not None
+    assert rd.reason("main", c_ast.ID("nothing")) is None
+    assert rd.multi_valued_vars("main") == {"rank"}
+
+
+def test_fixed_point_walks_each_function_a_bounded_number_of_times() -> None:
+    """A 60-deep call chain passing a pointer and an int down and results back up
+    converges in a linear number of function walks (callers first, re-walks only of
+    functions that read a location that grew)."""
+    chain = "\n".join(
+        f"int f{k}(int n, int *a) {{ int x = f{k - 1}(n + 1, a); a[0] = x; return x + n; }}"
+        for k in range(1, 60))
+    code = ("int f0(int n, int *a) { int r; MPI_Comm_rank(0, &r); a[1] = n; return r; }\n"
+            + chain + "\nint main(void) { int v[2]; return f59(1, v); }")
+    walks: list[str] = []
+
+    class Counting(RankDependence):
+        def _walk_unit(self, unit: str) -> None:
+            walks.append(unit)
+            super()._walk_unit(unit)
+
+    rd = Counting(GnuCParser().parse(PRELUDE + code), {})
+    assert rd.returns_rank("main") and rd.returns_rank("f30")
+    assert len(walks) <= 3 * 61, len(walks)
+
+
+def test_callee_called_under_a_rank_gate_writes_multi_valued_memory() -> None:
+    rd, ast = analyse("""int g_n; int g_other;
+        void init(void) { int i; for (i = 0; i < 3; i++) g_n = 4; if (i) ; }
+        void set_x(int *p) { *p = 1; }
+        void later(void) { if (g_n) ; if (g_other) ; }
+        int main(void) { int rank, x = 0, y = 0; MPI_Comm_rank(0, &rank);
+            g_other = 2;
+            if (rank == 0) { init(); set_x(&x); }
+            set_x(&y);
+            if (x) ; if (y) ; return 0; }""")
+    assert [rd.reason("later", c) is not None for c in conds(ast, "later")] == [True, False]
+    assert [rd.reason("init", c) is not None for c in conds(ast, "init")] == [False, False]
+    assert [rd.reason("main", c) is not None for c in conds(ast, "main")] == [
+        True, True, False]
+
+
+def test_struct_read_by_root_then_broadcast_is_single_valued() -> None:
+    assert verdicts("""struct cfg { int iters; double tol; };
+        void read_cfg(struct cfg *c) { c->iters = 10; c->tol = 0.5; }
+        int main(void) { int rank; struct cfg c;
+            MPI_Comm_rank(0, &rank);
+            if (rank == 0) read_cfg(&c);
+            if (c.iters > 0) ;
+            MPI_Bcast(&c, sizeof c, 0, 0, 0);
+            if (c.iters > 0) ;
+            return 0; }""") == [True, True, False]
