@@ -131,8 +131,9 @@ def test_csmith_programs_behave_the_same(seed: int, tmp_path: Path) -> None:
     csmith = shutil.which("csmith")
     if csmith is None or not CSMITH_INCLUDE.is_dir():
         pytest.skip("csmith (Debian packages csmith, libcsmith-dev) is not installed")
+    # csmith writes platform.info into its cwd: keep it out of the source tree.
     source = subprocess.run([csmith, "--seed", str(seed)], capture_output=True, text=True,
-                            timeout=60, check=True).stdout
+                            timeout=60, check=True, cwd=tmp_path).stdout
     argv = [f"-I{CSMITH_INCLUDE}", "-O1", "-w", "prog.c", "-o", "prog"]
     ref_dir, wrap_dir = assert_same(tmp_path, {"prog.c": source}, argv, "wrap",
                                     stderr=False)
