@@ -1,0 +1,84 @@
+"""The benchmark scripts' own logic: alternation, ratio table, report parsing.
+(The timings themselves are printed, never asserted.)"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import _common  # noqa: E402
+import compile_overhead  # noqa: E402
+import run_overhead  # noqa: E402
+
+
+def test_alternate_runs_variants_in_turn_and_logs_ratios() -> None:
+    calls: list[str] = []
+    fake = {"a": [1.0, 2.0, 4.0], "b": [3.0, 2.0, 2.0]}
+
+    def variant(name: str) -> Callable[[int], float]:
+        def run_once(i: int) -> float:
+            calls.append(f"{name}{i}")
+            return fake[name][i]
+        return run_once
+
+    logged: list[str] = []
+    series = _common.alternate({"a": variant("a"), "b": variant("b")}, 3, logged.append)
+    assert calls == ["a0", "b0", "a1", "b1", "a2", "b2"]
+    assert series["b"].times == [3.0, 2.0, 2.0]
+    assert logged[0].endswith("ratio  3.00") and logged[2].endswith("ratio  0.50")
+    table = _common.ratio_table(series, "a").splitlines()
+    assert table[1].split() == ["a", "2.000", "1.00"]
+    assert table[2].split() == ["b", "2.000", "1.00"]  # median of ratios 3, 1, 0.5
+
+
+def test_timed_reports_failures_as_bench_errors(tmp_path: Path) -> None:
+    assert _common.timed(["true"], tmp_path) >= 0.0
+    with pytest.raises(_common.BenchError, match="exit 3"):
+        _common.timed(["sh", "-c", "exit 3"], tmp_path)
+
+
+def _report(path: Path, *stats: dict[str, float]) -> Path:
+    lines = [json.dumps({"file": f"f{i}.c", "stats": s}) for i, s in enumerate(stats)]
+    path.write_text("\n".join([*lines, "{torn"]) + "\n")
+    return path
+
+
+def test_throughput_sums_report_records(tmp_path: Path) -> None:
+    report = _report(tmp_path / "r", {"user_lines": 100, "analysis_seconds": 0.5},
+                     {"user_lines": 50, "analysis_seconds": 0.25})
+    assert compile_overhead.analysis_throughput(report) == (150, 0.75)
+    assert compile_overhead.analysis_throughput(tmp_path / "missing") is None
+    assert "200 user lines/s" in compile_overhead.throughput_line([(150, 0.75)])
+    assert compile_overhead.throughput_line([]).startswith("analysis throughput: n/a")
+
+
+def test_instrumented_sites_counts_report(tmp_path: Path) -> None:
+    report = _report(tmp_path / "r", {"instrumented_sites": 1, "collective_sites": 4},
+                     {"instrumented_sites": 0, "collective_sites": 3})
+    assert run_overhead.instrumented_sites(report) == "1 of 7 collective sites"
+    assert run_overhead.instrumented_sites(tmp_path / "missing") == "n/a"
+
+
+def test_fresh_copy_leaves_build_products_out(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    (src / "build").mkdir(parents=True)
+    (src / "build" / "x.o").write_text("")
+    (src / "a.c").write_text("int a;\n")
+    copy = _common.fresh_copy(src, tmp_path, "copy")
+    assert sorted(p.name for p in copy.iterdir()) == ["a.c"]
+
+
+def test_compile_builder_environment(tmp_path: Path) -> None:
+    """--cold-cache gives each timed build its own wrapper cache; otherwise one cache
+    is shared (and warmed by an untimed build)."""
+    warm = compile_overhead.Builder(tmp_path, 2, cold_cache=False)
+    assert warm.env("a")["MPICC_WRAP_CACHE"] == warm.env("b")["MPICC_WRAP_CACHE"]
+    cold = compile_overhead.Builder(tmp_path, 2, cold_cache=True)
+    assert cold.env("a")["MPICC_WRAP_CACHE"] != cold.env("b")["MPICC_WRAP_CACHE"]
+    assert warm.env("a")["MPICC_WRAP_REPORT"].startswith(str(tmp_path))
