@@ -428,3 +428,8 @@ MPI_Comm mpiccwrap_comm_self(void)
 {
     return MPI_COMM_SELF;
 }
+
+MPI_Comm mpiccwrap_comm_null(void)
+{
+    return MPI_COMM_NULL;
+}

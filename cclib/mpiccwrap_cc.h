@@ -12,7 +12,8 @@
  * preprocessed text it patches cannot #include); tests check that the two copies
  * stay identical.  mpiccwrap_comm_world/self give the predefined communicators to
  * checks the rewriter inserts where the source names none (MPI_Finalize acts on
- * MPI_COMM_WORLD), since the macros are gone from preprocessed text.
+ * MPI_COMM_WORLD), since the macros are gone from preprocessed text;
+ * mpiccwrap_comm_null initialises local communicators the exit checks read.
  */
 #ifndef MPICCWRAP_CC_H
 #define MPICCWRAP_CC_H
@@ -39,6 +40,7 @@ extern int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int ro
 extern void mpiccwrap_cc_exit(MPI_Comm comm, const struct mpiccwrap_site *site);
 extern MPI_Comm mpiccwrap_comm_world(void);
 extern MPI_Comm mpiccwrap_comm_self(void);
+extern MPI_Comm mpiccwrap_comm_null(void);
 /* END mpiccwrap declarations */
 
 #endif

@@ -4,6 +4,7 @@ and instrumentation plans (PARCOACH Alg. 1 output set O, then Alg. 2's input).""
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 from pycparser import c_ast
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from mpicc_wrap.analysis import _TU
 
 Flags = dict[int, dict[int, Cluster]]  # site node -> {condition node: its cluster}
+_IDENT = re.compile(r"\b[A-Za-z_]\w*")
+_COMM_HANDLES = frozenset({"MPI_COMM_WORLD", "MPI_COMM_SELF", "MPI_COMM_NULL"})
 
 
 def display(state: _TU, text: str) -> str:
@@ -198,32 +201,81 @@ class _Function:
 
     def plan(self, events: Events, flags: Flags) -> FunctionPlan:
         """Every collective, collective-calling and noreturn site, every exit, and the
-        communicators checked at exits (PARCOACH Lemma 2 needs all of them)."""
+        communicators checked at exits (PARCOACH Alg. 2 line 7; Lemma 2 needs all of
+        them).
+
+        An exit check must only see a valid handle (or MPI_COMM_NULL, which the
+        checker skips), so a communicator expression is checked at exits only when:
+        it names no local (parameters, globals, predefined handles); or it is a plain
+        scalar local declared at the top level of the body before every exit and
+        every noreturn call, with no ``goto`` able to jump over its declaration, and
+        either a handle initialiser (a predefined communicator, a parameter or
+        global, a function's result) or no initialiser: then the rewriting sets it
+        to MPI_COMM_NULL at the declaration (``FunctionPlan.inits``).  Left out:
+        arrays and struct fields of locals, any ``*pc`` (its target may be unset),
+        copies of other locals, other initialisers, uninitialised ``static`` locals,
+        locals of inner blocks.  Fields and elements of parameters
+        and globals (``ctx->comm``) are trusted like the parameters themselves.
+        MPI_Comm_free sets the handle to MPI_COMM_NULL, so exits after it are fine."""
         sites = [s for n, c in sorted(self.callee.items())
                  if (s := self.site(n, c, events, flags)) is not None]
         event_calls = {id(self.cfg.nodes[n].call) for n in events}
         with_calls = {id(r) for r in plans.returns(self.defn.body)
                       if any(id(x) in event_calls for x in _walk(r))}
-        inner = plans.inner_names(self.defn)
+        exits = plans.exits(self.state.tu, self.text, self.defn, with_calls)
+        leaves = [p.start for p in exits] + [s.start for s in sites if s.kind == "noreturn"]
+        inner, decls = plans.inner_names(self.defn), plans.body_decls(self.defn)
         comms: list[str] = []
+        inits: list[Pos] = []
         for n in sorted(events):
             text = self.comm(n, events)
-            expr = self.comm_expr(n)
-            if text and text not in comms and not (expr is not None
-                                                   and plans.identifiers(expr) & inner):
+            safe, init = self.exit_comm(text, inner, decls, leaves) if text else (False, None)
+            if safe and text not in comms:
                 comms.append(text)
+            if init is not None and init not in inits:
+                inits.append(init)
         body = plans.coord_pos(self.defn.body.coord)
         return FunctionPlan(
             self.name, plans.return_type(self.defn), body,
             plans.body_end(self.text, self.defn),
             self.text.definition_start(plans.coord_pos(self.defn.decl.coord)),
-            sites, plans.exits(self.state.tu, self.text, self.defn, with_calls), comms)
+            sites, exits, comms, inits)
 
-    def comm_expr(self, node: int) -> c_ast.Node | None:
-        info = catalogue.lookup(self.callee[node].name)
-        call = self.cfg.nodes[node].call
-        args = call.args.exprs if call is not None and call.args is not None else []
-        return args[info.comm] if info and info.comm is not None and info.comm < len(args) else None
+    def exit_comm(self, text: str, inner: set[str], decls: dict[str, c_ast.Decl],
+                  leaves: list[Pos]) -> tuple[bool, Pos | None]:
+        """Whether the communicator ``text`` is valid at every exit (rule in ``plan``),
+        and where its declaration needs ``= MPI_COMM_NULL`` (None: nowhere)."""
+        names = set(_IDENT.findall(text))
+        if names & inner or text.startswith("*"):
+            return False, None
+        if not names & decls.keys():
+            return True, None
+        name = text.removeprefix("&").strip()
+        decl = decls.get(name)
+        if decl is None or not isinstance(decl.type, c_ast.TypeDecl):
+            return False, None
+        if "extern" in decl.storage:
+            return True, None
+        at = plans.coord_pos(decl.coord)
+        if any(p < at for p in leaves) or plans.jumps_over(self.defn, at):
+            return False, None
+        if decl.init is not None:
+            return self.handle_init(decl.init, decls), None
+        end = self.text.offset(at) + len(name)
+        after = self.text.text[end:end + 200].lstrip()[:1]  # no attribute, no array
+        if ("static" in decl.storage or self.text.text[end - len(name):end] != name
+                or after not in (",", ";")):
+            return False, None
+        return True, self.text.pos(end)
+
+    def handle_init(self, init: c_ast.Node, decls: dict[str, c_ast.Decl]) -> bool:
+        """A communicator initialiser known to be a handle: a function's result, a
+        parameter or global, or a predefined communicator."""
+        if isinstance(init, c_ast.FuncCall):
+            return True
+        if isinstance(init, c_ast.ID):
+            return init.name not in decls
+        return display(self.state, plans.c_text(init)) in _COMM_HANDLES
 
     def site(self, node: int, c: Callee, events: Events, flags: Flags) -> Site | None:
         call = self.cfg.nodes[node].call

@@ -3,7 +3,8 @@
 For each function the analysis planned, every checked site becomes the comma
 expression ``(mpiccwrap_cc(COMM, &site, ROOT, OP, COUNT, TYPE), ORIGINAL_CALL)``,
 every way out of the function first runs ``mpiccwrap_cc_exit`` on each of the
-plan's communicators, and the site identities become ``static const`` data placed
+plan's communicators (uninitialised local ones are first set to MPI_COMM_NULL at
+their declaration), and the site identities become ``static const`` data placed
 before the definition.  Every insertion stays on the line where it is made, so line
 numbers (compiler messages, -g) still point at the user's lines; functions without a
 plan stay byte-for-byte untouched.
@@ -47,7 +48,11 @@ SIZE_EQUAL = frozenset({
 PREDEFINED_COMMS = {
     "MPI_COMM_WORLD": "mpiccwrap_comm_world()",
     "MPI_COMM_SELF": "mpiccwrap_comm_self()",
+    "MPI_COMM_NULL": "mpiccwrap_comm_null()",
 }
+# Initialiser given to an uninitialised local communicator the exits check
+# (FunctionPlan.inits): its template and the null handle it renders.
+INIT = ("cc_init.c.j2", PREDEFINED_COMMS["MPI_COMM_NULL"])
 
 _STORAGE_WORDS = frozenset({"static", "extern", "inline", "__inline", "__inline__",
                             "_Noreturn", "register", "auto"})
@@ -226,9 +231,8 @@ class FunctionRewriter:
         self.rw = rw
         self.plan = plan
         self.defs: list[str] = []
-        comms = plan.comms or [s.comm for s in plan.sites if s.comm]
         by_name: dict[str, str] = {}  # one check per communicator, however spelt
-        for comm in comms:
+        for comm in plan.comms:  # only those valid at every exit (findings.plan)
             by_name.setdefault(self.comm_name(comm), self.comm_expr(comm))
         self.comms = list(by_name.values())
         self.first_comm = next(iter(by_name), "")
@@ -327,7 +331,19 @@ class FunctionRewriter:
         self.rw.add(start, start + len("return"), before)
         self.rw.add(end - 1, end, after, closing=True)
 
+    def init(self, pos: Pos) -> None:
+        """`` = MPI_COMM_NULL`` right after the name of an uninitialised local
+        communicator, so exits before its first assignment pass a valid handle."""
+        at, text = self.rw.offset(pos), self.rw.tu.text
+        if not (at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_")
+                and text[at:].lstrip(" \t")[:1] in (",", ";")):
+            raise AnalysisSkipped(f"instrumentation: no declarator name before {pos}")
+        template, null = INIT
+        self.rw.add(at, at, render(template, null=null))
+
     def run(self) -> None:
+        for pos in self.plan.inits:
+            self.init(pos)
         for site in self.plan.sites:
             self.site(site)
         for point in self.plan.exits:

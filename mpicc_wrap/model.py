@@ -148,6 +148,10 @@ class FunctionPlan:
     sites: list[Site]
     exits: list[ExitPoint]
     comms: list[str]  # communicator expressions checked at every exit, in a fixed order
+    # One past the name of each uninitialised local communicator in ``comms``: the
+    # rewriting initialises it to MPI_COMM_NULL there, so exits before its first
+    # assignment pass a valid handle (the checker skips MPI_COMM_NULL).
+    inits: list[Pos] = field(default_factory=list)
 
 
 @dataclass

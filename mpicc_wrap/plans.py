@@ -7,12 +7,15 @@ scanning the preprocessed text, skipping string and character literals.
 
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast, c_generator
 
 from mpicc_wrap.model import ExitPoint, ParsedTU, Pos
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = set(_OPEN.values())
+_NEWLINE = re.compile("\n")
 
 
 class Text:
@@ -20,10 +23,8 @@ class Text:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self.starts.append(i + 1)
+        # C-speed line scan: a per-character Python loop cost ~0.3 s on a 9,000-line TU.
+        self.starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
 
     def offset(self, pos: Pos) -> int:
         return self.starts[pos.line - 1] + pos.column - 1
@@ -170,3 +171,25 @@ def identifiers(node: c_ast.Node) -> set[str]:
             found.add(n.name)
         stack += [c for _, c in n.children()]
     return found
+
+
+def body_decls(func: c_ast.FuncDef) -> dict[str, c_ast.Decl]:
+    """Declarations at the top level of the body, by name (in scope at every later
+    point of the function, unlike those of ``inner_names``)."""
+    return {d.name: d for d in func.body.block_items or []
+            if isinstance(d, c_ast.Decl) and d.name}
+
+
+def jumps_over(func: c_ast.FuncDef, pos: Pos) -> bool:
+    """Whether a ``goto`` before ``pos`` may land on a label after it, skipping the
+    initialisation of what is declared at ``pos``."""
+    gotos, labels = [], []
+    stack: list[c_ast.Node] = [func.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Goto):
+            gotos.append(coord_pos(n.coord))
+        elif isinstance(n, c_ast.Label):
+            labels.append(coord_pos(n.coord))
+        stack += [c for _, c in n.children() if not isinstance(c, c_ast.FuncDef)]
+    return any(g < pos for g in gotos) and any(lb > pos for lb in labels)
