@@ -254,35 +254,52 @@ static void mw_print_site(const struct mw_record *r, int plural)
                 r->function);
 }
 
-/* Is all[i] the first group representative carrying its condition text? */
-static int mw_new_condition(const struct mw_record *all, const int *key, int i)
+/* Is `loc` one of the ", "-separated locations in `list`? */
+static int mw_has_location(const char *list, const char *loc)
 {
-    int j;
-    if (key[i] != i || !all[i].cond[0])
-        return 0;
-    for (j = 0; j < i; j++)
-        if (key[j] == j && !strcmp(all[j].cond, all[i].cond))
-            return 0;
-    return 1;
+    size_t len = strlen(loc);
+    const char *p = list;
+    while ((p = strstr(p, loc)) != NULL) {
+        if ((p == list || p[-1] == ' ') && (p[len] == '\0' || p[len] == ','))
+            return 1;
+        p += len;
+    }
+    return 0;
+}
+
+/* Append each ", "-separated location of `cond` to `out` unless it is there already,
+ * so conditions shared by several sites are named once. */
+static void mw_add_locations(char *out, size_t size, const char *cond)
+{
+    char one[MW_LONG];
+    const char *p = cond;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len >= sizeof one)
+            len = sizeof one - 1;
+        memcpy(one, p, len);
+        one[len] = '\0';
+        if (one[0] && !mw_has_location(out, one) && strlen(out) + len + 3 < size) {
+            if (out[0])
+                strcat(out, ", ");
+            strcat(out, one);
+        }
+        p += strcspn(p, ",");
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
 }
 
 static void mw_print_conditions(const struct mw_record *all, const int *key, int n)
 {
-    int i, count = 0, printed = 0;
+    char where[4 * MW_LONG] = "";
+    int i;
     for (i = 0; i < n; i++)
-        if (mw_new_condition(all, key, i))
-            count += strchr(all[i].cond, ',') ? 2 : 1;
-    for (i = 0; i < n; i++) {
-        if (!mw_new_condition(all, key, i))
-            continue;
-        if (printed++)
-            mw_out(", %s", all[i].cond);
-        else
-            mw_out("; the divergence comes from the condition%s at %s", count > 1 ? "s" : "",
-                   all[i].cond);
-    }
-    if (printed)
-        mw_out("%s", " (compile-time warning)");
+        if (key[i] == i)
+            mw_add_locations(where, sizeof where, all[i].cond);
+    if (where[0])
+        mw_out("; the divergence comes from the condition%s at %s (compile-time warning)",
+               strchr(where, ',') ? "s" : "", where);
 }
 
 static void mw_report_sites(const struct mw_record *all, int n, const char *comm, int *key)

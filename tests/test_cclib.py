@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
 
 
 THREE_WAY = r"""
-SITE(reduce, 1004, "MPI_Reduce", 61, "g", "f.c:60", 0);
+SITE(reduce, 1004, "MPI_Reduce", 61, "g", "f.c:45, f.c:60", 0);  /* f.c:45 shared */
 int main(int argc, char **argv) {
   int rank;
   MPI_Init(&argc, &argv);
@@ -147,6 +147,7 @@ int main(int argc, char **argv) {
 
 def test_three_way_mismatch_lists_every_group_and_condition(tmp_path: Path,
                                                             runtime_args: list[str]) -> None:
+    """Every group is named, and a condition shared by two sites only once."""
     res = mpiexec(compile_program(THREE_WAY, tmp_path, runtime_args), 4, timeout=30)
     assert not res.timed_out and res.returncode != 0
     assert ("DYNAMIC-CHECK: collective mismatch on MPI_COMM_WORLD: rank 0 is about to call "
