@@ -16,7 +16,7 @@ from typing import Any
 
 from mpicc_wrap import compiler as cc
 from mpicc_wrap import preprocess as pp
-from mpicc_wrap import reports, runtime_build, stage, summaries
+from mpicc_wrap import relink, reports, stage, summaries
 from mpicc_wrap.cmdline import COMPILED, Arg, Invocation
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.stage import StageResult
@@ -183,8 +183,9 @@ class Build:
         if result is None:
             return
         deferred = result.analysis.deferred if result.analysis else []
+        rebuild = relink.describe(self.inv, unit.source) if deferred else None
         self._guarded(unit.name, None, summaries.store, unit.obj, result.summaries, deferred,
-                      self.options)
+                      self.options, rebuild)
 
     def _guarded(self, what: str, default: Any, func: Callable[..., Any], *args: Any) -> Any:
         """Call one of our own hooks; its failure (other than a deliberate WrapError)
@@ -217,14 +218,22 @@ class Build:
         what = self.inv.output or "a.out"
         if self._guarded(what, 0, summaries.link_check, inputs, self.options, sys.stderr):
             return 1
+        subst = self._guarded(what, {}, relink.substitutes, inputs, self.compiler,
+                              self.options, self.tmp)
+        if subst:  # objects re-instrumented now that their callees are known
+            words = self._link_words(subst)[0]
+        from mpicc_wrap import runtime_build  # only a link needs the checker runtime
+
         extra = runtime_build.link_args(self.compiler, self.options)
         if extra and any(a.kind == "lang" for a in self.inv.args):
             extra = ["-x", "none", *extra]  # a user's -x must not apply to our library
         return cc.run([*self.compiler, *words, *extra], self.stdin)[0]
 
-    def _link_words(self) -> tuple[list[str], list[str]]:
-        """The user's link command with each C source replaced by its object, and the
-        list of file inputs the linker sees."""
+    def _link_words(self, subst: dict[str, str] | None = None
+                    ) -> tuple[list[str], list[str]]:
+        """The user's link command with each C source replaced by its object (and each
+        input in ``subst`` by its replacement), and the file inputs the linker sees."""
+        subst = subst or {}
         objs = {id(u.source): u.obj for u in self.units}
         compiled = any(a.kind == "input" and id(a) not in objs and a.lang in COMPILED
                        for a in self.inv.args)
@@ -232,13 +241,17 @@ class Build:
         inputs: list[str] = []
         for a in self.inv.args:
             if id(a) in objs:
-                words += ["-x", "none", objs[id(a)], *(["-x", a.lang] if a.explicit else [])]
+                obj = subst.get(objs[id(a)], objs[id(a)])
+                words += ["-x", "none", obj, *(["-x", a.lang] if a.explicit else [])]
                 inputs.append(objs[id(a)])
                 continue
             if a.kind == "dep" and not compiled:
                 continue
             if a.kind == "input":
                 inputs.append(a.value)
+                if a.value in subst:
+                    words += [subst[a.value] if w == a.value else w for w in a.words]
+                    continue
             words += a.words
         return words, inputs
 

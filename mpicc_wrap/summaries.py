@@ -18,7 +18,9 @@ compiled *after* its callee therefore gets the callee's summary at compile time 
 warned and instrumented then; a caller compiled *before* its callee only records a
 deferred finding, which ``link_check`` turns into a warning at link time, when every
 object's summaries (from the ELF section of each object and of each static archive
-member, falling back to side files) are known.
+member, falling back to side files) are known.  An object with deferred findings also
+records how to recompile its source (``rebuild``: path, cwd, flags, sha256), so that
+``relink`` can re-instrument it at the link.
 """
 
 from __future__ import annotations
@@ -47,11 +49,15 @@ SIDE_SUFFIX = ".mpicc-wrap.json"
 # -- JSON encoding --------------------------------------------------------------------
 
 
-def encode(summaries: dict[str, FunctionSummary], deferred: list[Finding]) -> bytes:
-    """The JSON record stored for one object."""
-    doc = {"schema": SCHEMA, "tool": "mpicc-wrap",
-           "summaries": [dataclasses.asdict(s) for s in summaries.values()],
-           "deferred": [dataclasses.asdict(f) for f in deferred]}
+def encode(summaries: dict[str, FunctionSummary], deferred: list[Finding],
+           rebuild: dict[str, Any] | None = None) -> bytes:
+    """The JSON record stored for one object.  ``rebuild`` (optional key, so schema 1
+    readers ignore it) says how to recompile the object's source at link time."""
+    doc: dict[str, Any] = {"schema": SCHEMA, "tool": "mpicc-wrap",
+                           "summaries": [dataclasses.asdict(s) for s in summaries.values()],
+                           "deferred": [dataclasses.asdict(f) for f in deferred]}
+    if rebuild:
+        doc["rebuild"] = rebuild
     return json.dumps(doc, sort_keys=True).encode()
 
 
@@ -65,6 +71,16 @@ def decode(data: bytes) -> tuple[dict[str, FunctionSummary], list[Finding]] | No
         return {s.name: s for s in sums}, [_finding(f) for f in doc["deferred"]]
     except (ValueError, TypeError, KeyError, AttributeError):
         return None
+
+
+def decode_rebuild(data: bytes) -> dict[str, Any] | None:
+    """The ``rebuild`` entry of a record (see ``encode``), or None."""
+    try:
+        doc = json.loads(data.rstrip(b"\0"))
+    except ValueError:
+        return None
+    rebuild = doc.get("rebuild") if isinstance(doc, dict) else None
+    return rebuild if isinstance(rebuild, dict) else None
 
 
 def _finding(d: dict[str, Any]) -> Finding:
@@ -84,14 +100,14 @@ def side_file(obj_path: str) -> str:
 
 
 def store(obj_path: str, summaries: dict[str, FunctionSummary], deferred: list[Finding],
-          options: Options) -> None:
+          options: Options, rebuild: dict[str, Any] | None = None) -> None:
     """Record an object's summaries in its ELF section and in its side file.  An object
     with nothing to record loses any stale side file.  Never raises."""
     if not summaries and not deferred:
         with contextlib.suppress(OSError):
             os.unlink(side_file(obj_path))
         return
-    data = encode(summaries, deferred)
+    data = encode(summaries, deferred, rebuild if deferred else None)
     try:
         _write_atomically(side_file(obj_path), data)
     except OSError:
@@ -313,6 +329,12 @@ class _Record:
     origin: str
     summaries: dict[str, FunctionSummary]
     deferred: list[Finding]
+    rebuild: dict[str, Any] | None = None  # how to recompile it (objects with deferrals)
+    path: str = ""  # the link input it comes from (the archive, for a member)
+    member: str = ""  # the archive member name, "" for an object
+
+
+Record = _Record  # public name, for the link-time re-instrumentation (relink)
 
 
 def read_inputs(link_inputs: list[str]) -> list[_Record]:
@@ -322,24 +344,33 @@ def read_inputs(link_inputs: list[str]) -> list[_Record]:
         members = list(archive_members(path))
         if members:
             for name, data in members:
-                record = decode(elf_section(data, SECTION) or b"")
+                raw = elf_section(data, SECTION) or b""
+                record = decode(raw)
                 if record:
-                    records.append(_Record(f"{path}({name})", *record))
+                    records.append(_Record(f"{path}({name})", *record, _rebuild(record, raw),
+                                           path, name))
             continue
-        record = _read_object(path)
+        raw = _read_object(path) or b""
+        record = decode(raw)
         if record:
-            records.append(_Record(path, *record))
+            records.append(_Record(path, *record, _rebuild(record, raw), path))
     return records
 
 
-def _read_object(path: str) -> tuple[dict[str, FunctionSummary], list[Finding]] | None:
+def _rebuild(record: tuple[dict[str, FunctionSummary], list[Finding]], raw: bytes
+             ) -> dict[str, Any] | None:
+    return decode_rebuild(raw) if record[1] else None
+
+
+def _read_object(path: str) -> bytes | None:
+    """The raw record of an object: its ELF section, else its side file."""
     with _mapped(path) as data:
         section = elf_section(data, SECTION)
     if section is not None:
-        return decode(section)
+        return section
     try:
         with open(side_file(path), "rb") as f:
-            return decode(f.read())
+            return f.read()
     except OSError:
         return None
 
@@ -350,16 +381,29 @@ def link_check(link_inputs: list[str], options: Options, stream: TextIO) -> int:
     from mpicc_wrap import diagnostics
 
     records = read_inputs(link_inputs)
-    known: dict[str, FunctionSummary] = {}
-    for r in records:
-        _merge(known, r.summaries)
+    known = known_summaries(records)
     findings: dict[tuple[Loc, str], Finding] = {}
     for r in records:
-        for f in r.deferred:
-            callee = known.get(f.callee)
-            if callee is not None and callee.has_collectives:
-                findings.setdefault((f.loc, f.callee), _escalate(f, callee))
+        for f in resolved(r, known):
+            findings.setdefault((f.loc, f.callee), _escalate(f, known[f.callee]))
     return diagnostics.print_findings(findings.values(), options, {}, stream)
+
+
+def known_summaries(records: list[_Record], skip: _Record | None = None
+                    ) -> dict[str, FunctionSummary]:
+    """Every summary of the records (but ``skip``'s), merged as ``_merge`` does."""
+    known: dict[str, FunctionSummary] = {}
+    for r in records:
+        if r is not skip:
+            _merge(known, r.summaries)
+    return known
+
+
+def resolved(record: _Record, known: dict[str, FunctionSummary]) -> list[Finding]:
+    """The deferred findings of ``record`` whose callee, per ``known``, executes
+    collectives: they hold."""
+    return [f for f in record.deferred
+            if f.callee in known and known[f.callee].has_collectives]
 
 
 def _escalate(f: Finding, callee: FunctionSummary) -> Finding:
