@@ -4,10 +4,9 @@ MPICC_WRAP_DEBUG=1."""
 from __future__ import annotations
 
 import sys
-import traceback
-from importlib import resources
 
-from mpicc_wrap import cmdline, compiler, driver, switches
+from mpicc_wrap import cmdline, compiler, switches
+from mpicc_wrap import preprocess as pp
 from mpicc_wrap.errors import WrapError
 from mpicc_wrap.tempfiles import Terminated
 
@@ -16,6 +15,8 @@ TOOLCHAIN = ("mpicc_wrap.integration", "mpicc-wrap-toolchain.cmake")
 
 def toolchain_path() -> str:
     """Absolute path of the installed CMake toolchain file."""
+    from importlib import resources  # lazily: ~15 ms of start-up every compile would pay
+
     package, name = TOOLCHAIN
     return str(resources.files(package).joinpath(name))
 
@@ -39,7 +40,18 @@ def _main(argv: list[str]) -> int:
             return handled
     options = switches.Options.from_env()
     inv = cmdline.parse(argv)
-    return driver.run(inv, compiler.find(), options)
+    command = compiler.find()
+    if pp.passthrough(inv, options):  # without loading the pipeline (~50 ms)
+        return compiler.run([*command, *inv.command])[0]
+    from mpicc_wrap import driver
+
+    return driver.run(inv, command, options)
+
+
+def _print_traceback() -> None:
+    import traceback  # only with MPICC_WRAP_DEBUG=1
+
+    traceback.print_exc()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         return _main(args)
     except WrapError as exc:
         if debug:
-            traceback.print_exc()
+            _print_traceback()
         print(f"mpicc-wrap: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
@@ -59,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except Exception as exc:  # a bug of ours: one line, never a traceback
         if debug:
-            traceback.print_exc()
+            _print_traceback()
         print(f"mpicc-wrap: error: internal error: {type(exc).__name__}: {exc}",
               file=sys.stderr)
         return 1

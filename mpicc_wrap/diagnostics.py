@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable
 from typing import TextIO
 
-from mpicc_wrap import reports, sarif
+from mpicc_wrap import reports
 from mpicc_wrap.model import Finding, Loc, ParsedTU, Stats, TUAnalysis
 from mpicc_wrap.switches import Options
 
@@ -226,5 +226,7 @@ def emit(tu: ParsedTU, result: TUAnalysis, options: Options, warning_flags: dict
     if options.report:
         reports.record_tu(options, tu.main_file, result, levels, stream)
     if options.sarif:
+        from mpicc_wrap import sarif  # lazily: pathlib/urllib cost every compile ~5 ms
+
         sarif.record_tu(options, tu.main_file, result.findings, levels, stream)
     return errors

@@ -23,7 +23,7 @@ from mpicc_wrap.stage import StageResult
 from mpicc_wrap.switches import Options
 from mpicc_wrap.tempfiles import private_dir
 
-PASSTHROUGH_MODES = frozenset({"introspect", "preprocess", "deps"})
+PASSTHROUGH_MODES = pp.PASSTHROUGH_MODES
 BROKEN_REWRITE = "instrumented code did not compile"
 
 
@@ -49,11 +49,7 @@ class Unit:
 
 def run(inv: Invocation, compiler: list[str], options: Options) -> int:
     """Build what the user asked for; return the exit status."""
-    multi_output = inv.output is not None and len(inv.inputs) > 1
-    # A link of objects alone still needs the link check and the checker runtime.
-    if (options.disable or inv.mode in PASSTHROUGH_MODES or not inv.inputs
-            or (not inv.sources and inv.mode != "link")
-            or (inv.mode in ("compile", "assemble") and multi_output)):
+    if pp.passthrough(inv, options):
         return cc.run([*compiler, *inv.command])[0]
     if inv.werror:
         options = dataclasses.replace(options, werror=True)

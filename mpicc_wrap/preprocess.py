@@ -1,16 +1,30 @@
 """Derived compiler commands: preprocess one source (writing the user's depfile as gcc
-would have named it), compile rewritten text, and gcc's default output names."""
+would have named it), compile rewritten text, and gcc's default output names; and
+whether a command is passed through unchanged."""
 
 from __future__ import annotations
 
 import os
 
 from mpicc_wrap.cmdline import Arg, Invocation
+from mpicc_wrap.switches import Options
+
+PASSTHROUGH_MODES = frozenset({"introspect", "preprocess", "deps"})
 
 # Kinds of argument kept in each derived command (see cmdline.ARITY kinds).
 PREPROCESS_KINDS = frozenset({"flag", "pp"})
 COMPILE_KINDS = frozenset({"flag"})
 MODE_FLAG = {"compile": "-c", "assemble": "-S", "link": "-c", "syntax": "-fsyntax-only"}
+
+
+def passthrough(inv: Invocation, options: Options) -> bool:
+    """True when the user's command runs unchanged: nothing to analyse (a link of
+    objects alone still needs the link check and the checker runtime).  Lives here, in
+    a light module, so that pass-through runs skip loading the pipeline."""
+    multi_output = inv.output is not None and len(inv.inputs) > 1
+    return (options.disable or inv.mode in PASSTHROUGH_MODES or not inv.inputs
+            or (not inv.sources and inv.mode != "link")
+            or (inv.mode in ("compile", "assemble") and multi_output))
 
 
 def words(inv: Invocation, kinds: frozenset[str]) -> list[str]:

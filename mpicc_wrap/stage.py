@@ -4,17 +4,22 @@ The driver calls ``run(pp_text, source, ...)`` for each C translation unit.  It
 parses the preprocessed text (frontend), runs the static collective analysis
 (analysis), prints the diagnostics, and returns the rewritten text when some
 function needs run-time checks (instrument), or ``None`` when the user's original
-source can be compiled unchanged.
+source can be compiled unchanged.  An unchanged TU is not re-analysed: its analysis
+comes from the result cache (resultcache) and only the printing is redone.
 """
 
 from __future__ import annotations
 
+import copy
 import sys
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from mpicc_wrap.model import FunctionSummary, Stats, TUAnalysis
+from mpicc_wrap.model import FunctionSummary, ParsedTU, Stats, TUAnalysis
 from mpicc_wrap.switches import Options
+
+if TYPE_CHECKING:
+    from mpicc_wrap.resultcache import Entry
 
 
 @dataclass
@@ -44,13 +49,53 @@ def run(
     "off", "error" or "warning" from -Wno-mpi-*/-Werror=mpi-* flags.
     Raises ``AnalysisSkipped`` on our own failure.
     """
-    from mpicc_wrap import analysis, diagnostics, frontend, instrument
+    from mpicc_wrap import diagnostics, resultcache
 
     out = stream if stream is not None else sys.stderr
+    external = external or {}
+    flags = warning_flags or {}
+    if not resultcache.enabled(options):
+        return _analyse(pp_text, source, compiler, options, external, flags, out)[0]
+    name = resultcache.key(pp_text, source, compiler, options, external)
+    entry = resultcache.load(options, name)
+    if entry is None:
+        result, entry = _analyse(pp_text, source, compiler, options, external, flags, out,
+                                 snapshot=True)
+        if entry is not None:
+            resultcache.store(options, name, entry)
+        return result
+    # A hit prints exactly as a miss would: suppression markers, -W flags, colours and
+    # the JSON/SARIF reports are all recomputed from the cached analysis.
+    shell = ParsedTU(None, "", entry.main_file, [], entry.analysis.stats.user_lines)
+    errors = diagnostics.emit(shell, entry.analysis, options, flags, out)
+    analysed = entry.analysis
+    return StageResult(entry.text, analysed, errors, analysed.summaries, analysed.stats)
+
+
+def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
+             external: dict[str, FunctionSummary], warning_flags: dict[str, str],
+             out: TextIO, snapshot: bool = False) -> tuple[StageResult, Entry | None]:
+    """Parse, analyse, print, rewrite.  With ``snapshot``, also the cache entry: the
+    analysis as it was before printing marked suppressed findings (a hit re-reads the
+    markers); None if it cannot be copied (the cache never fails a build)."""
+    from mpicc_wrap import analysis, diagnostics, frontend
+    from mpicc_wrap.resultcache import Entry
+
     tu = frontend.parse(pp_text, source, compiler, options)
-    result = analysis.analyse(tu, external or {})
-    errors = diagnostics.emit(tu, result, options, warning_flags or {}, out)
+    result = analysis.analyse(tu, external)
+    pristine = _copy(result) if snapshot else None
+    errors = diagnostics.emit(tu, result, options, warning_flags, out)
     text = None
     if options.instrument and result.plans:
+        from mpicc_wrap import instrument  # jinja2 is loaded only for a TU to rewrite
+
         text = instrument.rewrite(tu, result.plans)
-    return StageResult(text, result, errors, result.summaries, result.stats)
+    staged = StageResult(text, result, errors, result.summaries, result.stats)
+    return staged, Entry(tu.main_file, pristine, text) if pristine is not None else None
+
+
+def _copy(result: TUAnalysis) -> TUAnalysis | None:
+    try:
+        return copy.deepcopy(result)
+    except Exception:  # a field that cannot be copied: just do not cache this TU
+        return None

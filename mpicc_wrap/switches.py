@@ -29,6 +29,8 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_SARIF", "", "write a SARIF 2.1.0 report of findings to this file"),
     Switch("MPICC_WRAP_STATS", "0", "1: print per-TU statistics (collective sites, flagged, ...)"),
     Switch("MPICC_WRAP_CACHE", "", "cache directory (default: $XDG_CACHE_HOME/mpicc-wrap)"),
+    Switch("MPICC_WRAP_RESULT_CACHE", "1", "0: do not cache analysis results (a rebuild of "
+           "an unchanged TU then re-parses and re-analyses it)"),
     Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off"),
 )
 
@@ -50,6 +52,7 @@ class Options:
     sarif: str = ""
     stats: bool = False
     cache: str = ""
+    result_cache: bool = True
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Options:
@@ -64,6 +67,7 @@ class Options:
             sarif=e.get("MPICC_WRAP_SARIF", ""),
             stats=_flag(e, "MPICC_WRAP_STATS", "0"),
             cache=e.get("MPICC_WRAP_CACHE", ""),
+            result_cache=_flag(e, "MPICC_WRAP_RESULT_CACHE", "1"),
         )
 
 

@@ -1,0 +1,149 @@
+"""A ccache-like cache of analysis results, so that rebuilding an unchanged TU skips
+parsing and analysis (the dominant per-TU cost after Python start-up).
+
+Key: sha256 of the preprocessed text, the TU name, the compiler command, the visible
+external summaries of functions named in the text, ``MPICC_WRAP_INSTRUMENT`` and a
+fingerprint of this tool's own code.  Value: the ``TUAnalysis`` *before* diagnostics
+were printed, the rewritten text and the main file name (pickled, zlib-compressed).
+Printing is not cached: on a hit the stage re-runs ``diagnostics.emit``, so warnings,
+suppression markers (read from the user's source, not from the preprocessed text),
+colours, -W flags and JSON/SARIF reports behave exactly as on a miss.
+
+Entries live in ``cache_dir(options)/results/``, are written atomically (temporary
+file + ``os.replace``, safe under ``make -j``), are private to the user (0600, the
+directory is the user's own cache) and the whole store is bounded by ``MAX_BYTES``
+(oldest-used entries evicted).  An unreadable or corrupt entry is a miss.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+import zlib
+from dataclasses import dataclass
+
+from mpicc_wrap.model import FunctionSummary, TUAnalysis
+from mpicc_wrap.switches import Options, cache_dir
+
+FORMAT = b"mpicc-wrap-results-1"  # bump when the cached value changes meaning
+MAX_BYTES = 200 * 1024 * 1024
+SUFFIX = ".pickle"
+
+
+@dataclass
+class Entry:
+    """What a cache hit gives back to the stage."""
+
+    main_file: str
+    analysis: TUAnalysis
+    text: str | None  # rewritten preprocessed text, None: compile the original source
+
+
+def enabled(options: Options) -> bool:
+    return options.result_cache and not options.debug
+
+
+def directory(options: Options) -> str:
+    return os.path.join(cache_dir(options), "results")
+
+
+@functools.cache
+def tool_fingerprint() -> bytes:
+    """Identity of this tool's code (module and template files: name, size, mtime), so
+    that an upgrade or a local edit never serves results of other code."""
+    package = os.path.dirname(os.path.realpath(__file__))
+    digest = hashlib.sha256(sys.version.encode())
+    for folder in (package, os.path.join(package, "templates"),
+                   os.path.join(os.path.dirname(package), "templates")):
+        if not os.path.isdir(folder):
+            continue
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            if entry.is_file():
+                st = entry.stat()
+                digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.digest()
+
+
+def key(pp_text: str, source: str, compiler: list[str], options: Options,
+        external: dict[str, FunctionSummary]) -> str:
+    """The cache key of one analysis (hex sha256)."""
+    digest = hashlib.sha256(FORMAT)
+    digest.update(tool_fingerprint())
+    visible = repr(sorted(relevant(pp_text, external).items()))
+    for part in (source, "\0".join(compiler), str(options.instrument), visible):
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0\1")
+    digest.update(pp_text.encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def relevant(pp_text: str, external: dict[str, FunctionSummary],
+             ) -> dict[str, FunctionSummary]:
+    """The external summaries the analysis of ``pp_text`` can consult: it looks them up
+    only by the names of functions the TU calls or declares, so a summary whose name
+    does not even occur in the text cannot change the result.  Keying on these alone
+    keeps hits under ``make -j``, where which other objects already exist varies."""
+    return {name: s for name, s in external.items() if name in pp_text}
+
+
+def load(options: Options, name: str) -> Entry | None:
+    """The entry stored under ``name``, or None (absent, unreadable or corrupt)."""
+    path = os.path.join(directory(options), name + SUFFIX)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        entry = pickle.loads(zlib.decompress(data))
+    except Exception:  # absent, unreadable, truncated or from an older layout
+        return None
+    if not isinstance(entry, Entry) or not isinstance(entry.analysis, TUAnalysis):
+        return None
+    try:
+        os.utime(path)  # recently used: evicted last
+    except OSError:
+        pass
+    return entry
+
+
+def store(options: Options, name: str, entry: Entry) -> None:
+    """Write ``entry`` under ``name`` atomically, then keep the store within bounds.
+    Failures (read-only or full disk) are ignored: the cache is an optimisation."""
+    folder = directory(options)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        data = zlib.compress(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), 1)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, os.path.join(folder, name + SUFFIX))
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        evict(folder, MAX_BYTES)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        pass  # unwritable, or a value that cannot be pickled: no entry
+
+
+def evict(folder: str, limit: int) -> None:
+    """Delete the least recently used entries until the store holds at most ``limit``
+    bytes (entries another process deletes meanwhile are skipped)."""
+    entries = []
+    for item in os.scandir(folder):
+        if item.name.endswith(SUFFIX):
+            try:
+                st = item.stat()
+            except OSError:
+                continue
+            entries.append((st.st_mtime_ns, st.st_size, item.path))
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= limit:
+            break
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        total -= size

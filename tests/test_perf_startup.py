@@ -1,0 +1,79 @@
+"""Start-up cost guards: modules every compile imports must not pull in heavy
+dependencies that only some paths need, and hot helpers stay linear-time in C."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mpicc_wrap.model import Pos
+from mpicc_wrap.plans import Text
+
+MPICC = "/work/venv/bin/mpicc"
+
+CLEAN = """#include <mpi.h>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+# Compile a TU that needs no rewriting, then report which heavy modules were loaded:
+# the template engine and the runtime builder (cffi) serve only rewrites and links,
+# SARIF only MPICC_WRAP_SARIF.
+PROBE = """
+import sys
+HEAVY = ("jinja2", "cffi", "mpicc_wrap.runtime_build", "mpicc_wrap.sarif", "mpicc_wrap.instrument")
+from mpicc_wrap.cli import main
+code = main(["-c", "clean.c", "-o", "clean.o"])
+print(code, *sorted(m for m in HEAVY if m in sys.modules))
+"""
+
+
+def test_compiling_an_unrewritten_tu_loads_no_heavy_module(tmp_path: Path) -> None:
+    (tmp_path / "clean.c").write_text(CLEAN)
+    env = {**os.environ, "MPICC_WRAP_CACHE": str(tmp_path / "cache"),
+           "MPICC_WRAP_CC": MPICC}
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, env=env, timeout=120,
+                         capture_output=True, text=True)
+    assert out.stdout.split() == ["0"], out.stderr
+    assert (tmp_path / "clean.o").is_file()
+
+
+@pytest.mark.parametrize("text", ["", "a", "a\n", "\n\nb\nc", "ab\ncd\n\n"])
+def test_text_line_starts_match_a_character_scan(text: str) -> None:
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    index = Text(text)
+    assert index.starts == starts
+    for line, start in enumerate(starts, 1):
+        assert index.offset(Pos(line, 1)) == start and index.pos(start) == Pos(line, 1)
+
+
+PASS_PROBE = """
+import sys
+from mpicc_wrap.cli import main
+code = main(sys.argv[1:])
+print(code, *sorted(m for m in ("mpicc_wrap.driver", "mpicc_wrap.stage") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("args, env", [
+    (["-E", "clean.c", "-o", "clean.i"], {}),
+    (["-c", "clean.c", "-o", "clean.o"], {"MPICC_WRAP_DISABLE": "1"}),
+], ids=["preprocess-only", "disabled"])
+def test_pass_through_runs_do_not_load_the_pipeline(args: list[str], env: dict[str, str],
+                                                   tmp_path: Path) -> None:
+    (tmp_path / "clean.c").write_text(CLEAN)
+    full = {**os.environ, "MPICC_WRAP_CACHE": str(tmp_path / "cache"), "MPICC_WRAP_CC": MPICC,
+            **env}
+    out = subprocess.run([sys.executable, "-c", PASS_PROBE, *args], cwd=tmp_path, env=full,
+                         timeout=120, capture_output=True, text=True)
+    assert out.stdout.split() == ["0"], out.stderr
+    assert (tmp_path / args[-1]).is_file()
