@@ -10,15 +10,15 @@ from mpicc_wrap import preprocess as pp
 from mpicc_wrap.errors import WrapError
 from mpicc_wrap.tempfiles import Terminated
 
-TOOLCHAIN = ("mpicc_wrap.integration", "mpicc-wrap-toolchain.cmake")
+TOOLCHAIN = ("integration", "mpicc-wrap-toolchain.cmake")
 
 
 def toolchain_path() -> str:
     """Absolute path of the installed CMake toolchain file."""
-    from importlib import resources  # lazily: ~15 ms of start-up every compile would pay
+    from mpicc_wrap.packagedata import data_dir  # lazily: importlib.resources costs ~15 ms
 
-    package, name = TOOLCHAIN
-    return str(resources.files(package).joinpath(name))
+    directory, name = TOOLCHAIN
+    return str(data_dir(directory).joinpath(name))
 
 
 def _wrap_option(word: str) -> int | None:

@@ -20,12 +20,12 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from mpicc_wrap import catalogue, handles
 from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.model import Condition, ExitPoint, FunctionPlan, ParsedTU, Pos, Site
+from mpicc_wrap.packagedata import data_dir
 
 if TYPE_CHECKING:
     import jinja2
@@ -107,7 +107,7 @@ def c_string(value: str) -> str:
 def _env() -> jinja2.Environment:
     import jinja2  # lazily: ~0.1-0.25 s of start-up, needed only when a TU is rewritten
 
-    root = resources.files("mpicc_wrap.templates")
+    root = data_dir("templates")
     loader = jinja2.FunctionLoader(lambda name: root.joinpath(name).read_text())
     env = jinja2.Environment(loader=loader, autoescape=False, undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=False)
@@ -134,7 +134,7 @@ def wrap(template: str, **context: object) -> tuple[str, str]:
 @cache
 def declarations() -> str:
     """The checker's C declarations, taken from the header (one line)."""
-    header = resources.files("mpicc_wrap.cclib").joinpath("mpiccwrap_cc.h").read_text()
+    header = data_dir("cclib").joinpath("mpiccwrap_cc.h").read_text()
     block = header.split("/* BEGIN mpiccwrap declarations */")[1]
     block = block.split("/* END mpiccwrap declarations */")[0]
     return " ".join(line.strip() for line in block.splitlines() if line.strip())

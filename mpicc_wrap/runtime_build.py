@@ -34,10 +34,10 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from mpicc_wrap.errors import WrapError
+from mpicc_wrap.packagedata import data_dir
 from mpicc_wrap.switches import Options
 
 MODULE = "_mpiccwrap_cc"
@@ -101,8 +101,8 @@ class Runtime:
     include: Path  # holds mpiccwrap_cc.h
 
 
-def _package_files(package: str, suffixes: tuple[str, ...]) -> dict[str, bytes]:
-    root = resources.files(package)
+def _package_files(directory: str, suffixes: tuple[str, ...]) -> dict[str, bytes]:
+    root = data_dir(directory)
     return {
         entry.name: entry.read_bytes()
         for entry in sorted(root.iterdir(), key=lambda e: e.name)
@@ -112,7 +112,7 @@ def _package_files(package: str, suffixes: tuple[str, ...]) -> dict[str, bytes]:
 
 def cclib_sources() -> dict[str, bytes]:
     """The checker's C sources and header, by file name."""
-    return _package_files("mpicc_wrap.cclib", (".c", ".h"))
+    return _package_files("cclib", (".c", ".h"))
 
 
 def _compiler_identity(compiler: list[str]) -> str:
@@ -134,7 +134,7 @@ def _compiler_identity(compiler: list[str]) -> str:
 def runtime_key(compiler: list[str]) -> str:
     """Cache key: cclib sources, templates, build recipe and MPI compiler identity."""
     digest = hashlib.sha256(BUILD_VERSION.encode())
-    files = {**cclib_sources(), **_package_files("mpicc_wrap.templates", (".j2",))}
+    files = {**cclib_sources(), **_package_files("templates", (".j2",))}
     for name, data in files.items():
         digest.update(name.encode() + b"\0" + data + b"\0")
     digest.update(_compiler_identity(compiler).encode())
