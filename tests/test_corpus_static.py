@@ -71,25 +71,27 @@ def show(build: corpus.Build) -> str:
     return f"\n--- build log ---\n{build.log}"
 
 
+def assert_warned(builds: corpus.BuildCache, program: corpus.Program, key: str, tag: str,
+                  link: bool = False) -> None:
+    """Every ``key`` mark has a ``[-Wtag]`` warning at its line naming its value."""
+    build = built(builds, program)
+    stderr = build.link_stderr if link else build.compile_stderr
+    warnings = corpus.mpi_warnings(corpus.diagnostics(stderr))
+    for mark in program.marked(key):
+        assert any(w.at(mark) and w.tag == tag and corpus.names_in(w.message, mark)
+                   for w in warnings), f"no {key} warning for {mark}" + show(build)
+
+
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
 def test_expected_warnings(builds: corpus.BuildCache, program: corpus.Program) -> None:
-    build = built(builds, program)
-    warnings = corpus.mpi_warnings(corpus.diagnostics(build.compile_stderr))
-    for mark in program.marked("expect-warning"):
-        assert any(w.at(mark) and w.tag == TAG and corpus.names_in(w.message, mark)
-                   for w in warnings), f"no warning for {mark}" + show(build)
+    assert_warned(builds, program, "expect-warning", TAG)
 
 
 @pytest.mark.parametrize("program", [p for p in PROGRAMS if p.marked("expect-root-warning")],
                          ids=lambda p: p.name)
 def test_expected_root_warnings(builds: corpus.BuildCache, program: corpus.Program) -> None:
     """A root or operator that depends on the rank is warned (beyond PARCOACH)."""
-    build = built(builds, program)
-    warnings = corpus.mpi_warnings(corpus.diagnostics(build.compile_stderr))
-    for mark in program.marked("expect-root-warning"):
-        assert any(w.at(mark) and w.tag == "mpi-collective-root"
-                   and corpus.names_in(w.message, mark)
-                   for w in warnings), f"no root warning for {mark}" + show(build)
+    assert_warned(builds, program, "expect-root-warning", "mpi-collective-root")
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
@@ -104,11 +106,7 @@ def test_expected_notes(builds: corpus.BuildCache, program: corpus.Program) -> N
 @pytest.mark.parametrize("program", [p for p in PROGRAMS if p.marked("expect-link-warning")],
                          ids=lambda p: p.name)
 def test_expected_link_warnings(builds: corpus.BuildCache, program: corpus.Program) -> None:
-    build = built(builds, program)
-    warnings = corpus.mpi_warnings(corpus.diagnostics(build.link_stderr))
-    for mark in program.marked("expect-link-warning"):
-        assert any(w.at(mark) and w.tag == TAG and corpus.names_in(w.message, mark)
-                   for w in warnings), f"no link warning for {mark}" + show(build)
+    assert_warned(builds, program, "expect-link-warning", TAG, link=True)
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
