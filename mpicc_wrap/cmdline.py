@@ -166,6 +166,8 @@ def parse(argv: list[str]) -> Invocation:
         if arg.kind == "lang":
             lang = None if arg.value == "none" else arg.value
         werror = werror or word == "-Werror"
+        if word == "-w":  # gcc: inhibit all warnings, ours included (still passed on)
+            flags["*"] = "off"
         args.append(arg)
     command = tuple(w for a in args for w in a.words) if ours_in_file else tuple(
         w for w in argv if not _OURS.match(w))

@@ -83,6 +83,11 @@ def test_our_warning_flags_consumed() -> None:
     assert not inv.werror
 
 
+def test_w_silences_our_warnings_and_is_kept() -> None:
+    inv = parse(["-w", "-c", "a.c"])
+    assert inv.warning_flags == {"*": "off"} and inv.command == ("-w", "-c", "a.c")
+
+
 def test_plain_werror_escalates_and_is_kept() -> None:
     inv = parse(["-Werror", "-c", "a.c"])
     assert inv.werror and inv.command == ("-Werror", "-c", "a.c")
