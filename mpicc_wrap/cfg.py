@@ -52,11 +52,7 @@ class CFG:
 
     def preds(self) -> dict[int, list[int]]:
         """Predecessor lists of every node."""
-        result: dict[int, list[int]] = {n.id: [] for n in self.nodes}
-        for n in self.nodes:
-            for s in n.succs:
-                result[s].append(n.id)
-        return result
+        return _predecessors(self.nodes)
 
     def calls(self) -> list[Node]:
         """The call nodes reachable from entry, in id order."""
@@ -299,10 +295,7 @@ class _Builder:
 def _add_fake_exits(nodes: list[Node], entry: int, exit_id: int) -> None:
     """Give every reachable region that cannot reach exit (infinite loops) a fake
     edge to exit, so postdominance is defined everywhere."""
-    preds: dict[int, list[int]] = {n.id: [] for n in nodes}
-    for n in nodes:
-        for s in n.succs:
-            preds[s].append(n.id)
+    preds = _predecessors(nodes)
     reaches = set()
 
     def mark(start: int) -> None:
@@ -346,12 +339,18 @@ def build(func: c_ast.FuncDef, noreturn: frozenset[str],
                aborts=b.entry in doomed)
 
 
-def _reaching(nodes: list[Node], target: int) -> set[int]:
-    """Nodes with a path to ``target``."""
-    preds: dict[int, list[int]] = {n.id: [] for n in nodes}
+def _predecessors(nodes: list[Node]) -> dict[int, list[int]]:
+    """Predecessor lists of every node of ``nodes``."""
+    result: dict[int, list[int]] = {n.id: [] for n in nodes}
     for n in nodes:
         for s in n.succs:
-            preds[s].append(n.id)
+            result[s].append(n.id)
+    return result
+
+
+def _reaching(nodes: list[Node], target: int) -> set[int]:
+    """Nodes with a path to ``target``."""
+    preds = _predecessors(nodes)
     seen, stack = {target}, [target]
     while stack:
         for p in preds[stack.pop()]:
