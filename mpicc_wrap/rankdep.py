@@ -47,6 +47,7 @@ Precision choices (each is conservative in the direction that does not hide a bu
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -76,6 +77,24 @@ _DEFAULT_KIND_REASON = "depends on a per-process result of {name} at {loc}"
 # ("env", tracked local name) or ("loc", abstract location key); "ploc": a location
 # reached through a parameter (a field of ``param->``).
 Target = tuple[str, str]
+
+# k-limiting of access paths: ``*k`` is what k points to, ``**k`` everything reached
+# from k by two or more dereferences (a summary location: dereferencing it gives itself).
+MAX_DEREF = 2
+# The solver walks every unit once, then again only when something it read grew.  Past
+# ``WALKS_PER_UNIT`` walks per unit on average (+ ``WALKS_SLACK``), every memory location
+# is treated as multi-valued and each unit is walked one last time (sound, imprecise).
+WALKS_PER_UNIT = 12
+WALKS_SLACK = 64
+GAVE_UP = ("may differ between processes (the rank-dependence analysis reached its "
+           "iteration limit in this file and treats memory conservatively)")
+
+
+def deref(key: str) -> str:
+    """The abstract location that the pointer stored at ``key`` points to, k-limited
+    to ``MAX_DEREF`` dereferences so that the set of locations is finite."""
+    stars = len(key) - len(key.lstrip("*"))
+    return key if stars >= MAX_DEREF else "*" + key
 
 
 @dataclass
@@ -225,6 +244,9 @@ class RankDependence:
         self._readonly = False
         self._reads: set[str] = set()  # locations read by the unit being walked
         self._changed: set[str] = set()  # locations that grew during that walk
+        self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
+        self._fallback: str | None = None  # set when the solver hit its walk cap
+        self.walks = 0  # unit walks the solver made (for the stress tests)
         self._solve()
 
     # -- public API ---------------------------------------------------------------------
@@ -242,7 +264,12 @@ class RankDependence:
 
     def returns_rank(self, func_name: str) -> bool:
         """True if the function's return value may differ between ranks."""
-        return f"r:{func_name}" in self._multi
+        return f"r:{func_name}" in self._multi or self._fallback is not None
+
+    @property
+    def gave_up(self) -> bool:
+        """True if the solver hit its walk cap and answered conservatively."""
+        return self._fallback is not None
 
     def rank_params(self, func_name: str) -> list[int]:
         """Parameters multi-valued because an in-TU call site passes a multi-valued
@@ -250,7 +277,8 @@ class RankDependence:
         f = self._funcs.get(func_name)
         if f is None:
             return []
-        return [i for i in range(len(f.params)) if f"in:{func_name}:{i}" in self._multi]
+        return [i for i in range(len(f.params))
+                if f"in:{func_name}:{i}" in self._multi or self._fallback]
 
     def multi_valued_vars(self, func_name: str) -> set[str]:
         """Variable names that may be multi-valued somewhere in the function."""
@@ -265,21 +293,40 @@ class RankDependence:
 
     def _solve(self) -> None:
         """Walk units (file-scope declarations "", then each function) until no
-        location grows; a unit is walked again only when a location it read grew."""
+        location grows; a unit is walked again only when a location it read grew.
+
+        Termination: locations are finite (names of the TU, k-limited by ``deref``), the
+        facts about them only grow (a reason once set stays; points-to sets only gain
+        locations), so the fixed point exists; the walk cap bounds the time to reach it.
+        """
         readers: dict[str, set[str]] = {}
-        work = ["", *_callers_first(self._funcs)]
+        units = ["", *_callers_first(self._funcs)]
+        work = collections.deque(units)
         pending = set(work)
+        cap = WALKS_PER_UNIT * len(units) + WALKS_SLACK
         while work:
-            unit = work.pop(0)
+            if self.walks >= cap:
+                self._give_up(units)
+                return
+            unit = work.popleft()
             pending.discard(unit)
             self._reads, self._changed = set(), set()
             self._walk_unit(unit)
+            self.walks += 1
             for key in self._reads:
                 readers.setdefault(key, set()).add(unit)
             woken = set().union(*(readers.get(k, set()) for k in self._changed))
             for again in sorted(woken - pending):
                 work.append(again)
                 pending.add(again)
+
+    def _give_up(self, units: list[str]) -> None:
+        """The walk cap was hit: every memory location is multi-valued from now on
+        (``_get``), and one more walk of each unit recomputes its locals from that."""
+        self._fallback = GAVE_UP
+        for unit in units:
+            self._walk_unit(unit)
+            self.walks += 1
 
     def _walk_unit(self, unit: str) -> None:
         if not unit:
@@ -288,6 +335,7 @@ class RankDependence:
                 self._decl(decl)
             return
         f = self._funcs[unit]
+        self._loops = {}
         self._enter(f.name, {p: r for p in f.params
                              if p in f.tracked and (r := self._get(f"{f.name}:{p}"))})
         self._entry_ctrl = self._get(f"ctl:{f.name}")
@@ -336,7 +384,7 @@ class RankDependence:
     def _get(self, key: str) -> str | None:
         """Reason ``key`` is multi-valued (recorded as read by the current unit)."""
         self._reads.add(key)
-        return self._multi.get(key)
+        return self._multi.get(key) or self._fallback
 
     def _pts_of(self, key: str) -> set[str]:
         """Pointees stored at ``key`` (recorded as read by the current unit)."""
@@ -386,7 +434,7 @@ class RankDependence:
             if self._scalar(e.name):
                 return set()
             key = self._key(e.name)
-            return {"*" + key} | self._pts_of(key)
+            return {deref(key)} | self._pts_of(key)
         if isinstance(e, c_ast.UnaryOp) and e.op == "&":
             return self._addr_of(e.expr)
         if isinstance(e, (c_ast.ArrayRef, c_ast.UnaryOp)) and getattr(e, "op", "*") == "*":
@@ -411,7 +459,7 @@ class RankDependence:
         """Pointees of a pointer value stored at any of ``keys``."""
         out: set[str] = set()
         for k in keys:
-            out |= {"*" + k} | self._pts_of(k)
+            out |= {deref(k)} | self._pts_of(k)
         return out
 
     def _addr_of(self, e: c_ast.Node) -> set[str]:
@@ -593,8 +641,8 @@ class RankDependence:
                 and isinstance(arg.expr, c_ast.ID) and arg.expr.name in f.tracked):
             name = arg.expr.name
             if self._env.get(name):
-                self._mark("*" + param, self._env[name])
-            self._write([("env", name)], self._get("*" + param), strong=False)
+                self._mark(deref(param), self._env[name])
+            self._write([("env", name)], self._get(deref(param)), strong=False)
         else:
             self._add_pts(param, self._pointees(arg))
             if self._ctrl:
@@ -677,10 +725,17 @@ class RankDependence:
         return gates
 
     def _loop(self, s: c_ast.Node) -> dict[str, str]:
+        """Iterate the body until the locals' facts stop growing (at most one round per
+        tracked local, plus one).  Widening: a loop entered again in the same walk (it is
+        nested in another loop) starts from the facts it ended with last time, so a nest
+        of depth d costs O(d * locals) rounds instead of O(locals ** d)."""
         if isinstance(s, c_ast.For):
             self._stmt(s.init)
         gate: str | None = None
         out: dict[str, str] = {}
+        if id(s) in self._loops:
+            last_env, gate = self._loops[id(s)]
+            self._env = _join(self._env, last_env)
         while True:
             before = dict(self._env)
             old_gate = gate
@@ -692,6 +747,7 @@ class RankDependence:
             out.update({k: v for k, v in gates.items() if k == "func"})
             self._env = _join(before, self._env)
             if self._env == before and gate == old_gate:
+                self._loops[id(s)] = (dict(self._env), gate)
                 return out
 
     def _switch(self, s: c_ast.Switch) -> dict[str, str]:
@@ -718,7 +774,7 @@ class RankDependence:
         if s.init is not None:
             r = self._value(s.init)
             if isinstance(s.type, c_ast.ArrayDecl):
-                target = [("loc", "*" + self._key(s.name))]
+                target = [("loc", deref(self._key(s.name)))]
             static = "static" in (s.storage or []) or self._func is None
             self._write(target, r, strong=not static)
             self._point(target, self._pointees(s.init))
