@@ -57,7 +57,7 @@ def _print_traceback() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run mpicc-wrap with ``argv`` (default: the process arguments)."""
     args = sys.argv[1:] if argv is None else list(argv)
-    debug = switches.Options.from_env().debug
+    debug = switches.debug_flag()
     try:
         return _main(args)
     except WrapError as exc:

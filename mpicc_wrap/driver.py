@@ -121,9 +121,9 @@ class Build:
         with open(unit.text_path, encoding="utf-8", errors="surrogateescape") as f:
             text = f.read()
         try:
-            return stage.run(text, unit.name, self.compiler, self.options,
-                             external=summaries.visible(unit.obj, self.options),
-                             warning_flags=self.inv.warning_flags)
+            external = summaries.visible(unit.obj, self.options)
+            return stage.run_budgeted(text, unit.name, self.compiler, self.options,
+                                      external=external, warning_flags=self.inv.warning_flags)
         except Exception as exc:  # our failure on valid code never fails the build
             reason = str(exc) if isinstance(exc, AnalysisSkipped) else (
                 f"internal error: {type(exc).__name__}: {exc}")

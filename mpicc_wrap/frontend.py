@@ -38,7 +38,8 @@ T = TypeVar("T")
 _LINEMARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)(?:\s+"((?:[^"\\]|\\.)*)")?([\s\d]*)$')
 _PRAGMA = re.compile(r"^\s*#\s*pragma\b")
 _ERROR_POS = re.compile(r":(\d+)(?::(\d+))?:\s*(.*)$", re.S)
-_STACK_BYTES = 512 << 20  # virtual; only the pages a deep parse touches are used
+_DEEP_THREAD = "mpicc-wrap-deep-stack"
+STACK_BYTES = 512 << 20  # virtual; only the pages a deep parse touches are used
 _RECURSION_LIMIT = 200_000
 
 # Which parses ran (tests assert on these counts, not on wall time).
@@ -169,6 +170,8 @@ def _parse_attempt(st: SplitText, attempt: _Attempt) -> tuple[c_ast.FileAST | No
                 parser.parse, source, st.main_file,
                 initial_type_symbols=attempt.typedefs | headercache.BUILTIN_TYPES))
             return ast, ""
+        except MemoryError:
+            raise  # the budget's memory cap, not a parse failure
         except Exception as exc:  # ParseError and the odd AssertionError/RecursionError
             error = error or _describe(exc, parser, st)
     return None, error
@@ -178,6 +181,8 @@ def deep_stack(fn: Callable[[], T]) -> T:
     """``fn()`` run in a thread with a large stack and recursion limit: the recursive
     descent parser needs ~10 frames per nesting level (macros nest parentheses deeply,
     long else-if chains nest statements)."""
+    if threading.current_thread().name == _DEEP_THREAD:
+        return fn()  # already on a deep stack (the budgeted stage runs on one)
     result: list[T] = []
     failure: list[BaseException] = []
 
@@ -187,10 +192,10 @@ def deep_stack(fn: Callable[[], T]) -> T:
         except BaseException as exc:  # re-raised in the calling thread
             failure.append(exc)
 
-    old_size, old_limit = threading.stack_size(_STACK_BYTES), sys.getrecursionlimit()
+    old_size, old_limit = threading.stack_size(STACK_BYTES), sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
     try:
-        worker = threading.Thread(target=run, name="mpicc-wrap-parse")
+        worker = threading.Thread(target=run, name=_DEEP_THREAD)
         worker.start()
         worker.join()
     finally:

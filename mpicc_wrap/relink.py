@@ -30,7 +30,7 @@ from mpicc_wrap import cmdline, stage, summaries
 from mpicc_wrap import compiler as cc
 from mpicc_wrap import preprocess as pp
 from mpicc_wrap.cmdline import Arg, Invocation
-from mpicc_wrap.errors import WrapError
+from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.model import FunctionSummary
 from mpicc_wrap.summaries import Record
 from mpicc_wrap.switches import Options
@@ -130,8 +130,11 @@ def _compile(info: dict[str, Any], external: dict[str, FunctionSummary],
     with open(text_path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
     quiet = dataclasses.replace(options, report="", sarif="", stats=False, werror=False)
-    result = stage.run(text, info["given"], compiler, quiet, external=external,
-                       warning_flags=inv.warning_flags, stream=io.StringIO())
+    try:
+        result = stage.run_budgeted(text, info["given"], compiler, quiet, external=external,
+                                    warning_flags=inv.warning_flags, stream=io.StringIO())
+    except AnalysisSkipped as exc:
+        raise CannotRelink(str(exc)) from None
     if result.text is None:
         return False
     rewritten = os.path.join(workdir, "tu-rewritten.i")

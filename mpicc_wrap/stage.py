@@ -11,6 +11,7 @@ comes from the result cache (resultcache) and only the printing is redone.
 from __future__ import annotations
 
 import copy
+import io
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
@@ -70,6 +71,39 @@ def run(
     errors = diagnostics.emit(shell, entry.analysis, options, flags, out)
     analysed = entry.analysis
     return StageResult(entry.text, analysed, errors, analysed.summaries, analysed.stats)
+
+
+def run_budgeted(pp_text: str, source: str, compiler: list[str], options: Options,
+                 external: dict[str, FunctionSummary] | None = None,
+                 warning_flags: dict[str, str] | None = None,
+                 stream: TextIO | None = None) -> StageResult:
+    """``run`` within the time and memory budget of ``options`` (see ``budget``); what
+    it prints reaches ``stream`` only when it finishes.  Raises ``AnalysisSkipped``."""
+    from mpicc_wrap import budget
+
+    out = stream if stream is not None else sys.stderr
+
+    def stage() -> tuple[StageResult, str]:
+        printed = _Captured(out)
+        return run(pp_text, source, compiler, options, external, warning_flags,
+                   printed), printed.getvalue()
+
+    result, printed = budget.run(stage, options.budget, options.memory, options.debug)
+    out.write(printed)
+    out.flush()
+    return result
+
+
+class _Captured(io.StringIO):
+    """Collects what the stage prints; a terminal as far as colouring is concerned
+    when the real stream is one."""
+
+    def __init__(self, real: TextIO) -> None:
+        super().__init__()
+        self._tty = bool(getattr(real, "isatty", lambda: False)())
+
+    def isatty(self) -> bool:
+        return self._tty
 
 
 def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,

@@ -7,8 +7,13 @@ MPI compiler is ever shadowed.  ``mpicc-wrap --wrap-help`` prints this table.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
+
+from mpicc_wrap.errors import WrapError
+
+N = TypeVar("N", int, float)
 
 
 class Switch(NamedTuple):
@@ -31,12 +36,33 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_CACHE", "", "cache directory (default: $XDG_CACHE_HOME/mpicc-wrap)"),
     Switch("MPICC_WRAP_RESULT_CACHE", "1", "0: do not cache analysis results (a rebuild of "
            "an unchanged TU then re-parses and re-analyses it)"),
+    Switch("MPICC_WRAP_BUDGET", "30", "seconds of analysis per TU (CPU and wall clock); "
+           "past it the TU compiles unchanged with a note; 0: no limit"),
+    Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "
+           "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off"),
 )
 
 
 def _flag(env: dict[str, str], name: str, default: str) -> bool:
     return env.get(name, default).strip().lower() not in ("", "0", "no", "off", "false")
+
+
+def _number(env: dict[str, str], name: str, default: str, kind: Callable[[str], N]) -> N:
+    """A non-negative number switch; a malformed value is a one-line user error."""
+    text = env.get(name, "").strip() or default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or value < 0 or value != value:  # NaN is not a budget
+        raise WrapError(f"{name}={text}: expected a non-negative number")
+    return value
+
+
+def debug_flag(env: dict[str, str] | None = None) -> bool:
+    """MPICC_WRAP_DEBUG, readable before the other switches are validated."""
+    return _flag(dict(os.environ if env is None else env), "MPICC_WRAP_DEBUG", "0")
 
 
 @dataclass(frozen=True)
@@ -53,6 +79,8 @@ class Options:
     stats: bool = False
     cache: str = ""
     result_cache: bool = True
+    budget: float = 30.0
+    memory: int = 2048
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Options:
@@ -68,6 +96,8 @@ class Options:
             stats=_flag(e, "MPICC_WRAP_STATS", "0"),
             cache=e.get("MPICC_WRAP_CACHE", ""),
             result_cache=_flag(e, "MPICC_WRAP_RESULT_CACHE", "1"),
+            budget=_number(e, "MPICC_WRAP_BUDGET", "30", float),
+            memory=_number(e, "MPICC_WRAP_MEMORY", "2048", int),
         )
 
 
