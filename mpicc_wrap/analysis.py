@@ -62,16 +62,21 @@ class _TU:
     def _build_cfgs(self) -> dict[str, cfg.CFG]:
         """CFGs, re-built while functions turn out never to return or always to abort
         the job (an error handler wrapping MPI_Abort is an abort too)."""
-        while True:
-            built = {f: cfg.build(d, self.noreturn, self.aborts)
-                     for f, d in self.graph.defs.items()}
-            dooms = {f for f, g in built.items() if g.aborts and f not in self.aborts}
-            never = {f for f, g in built.items() if f not in self.noreturn and not any(
-                g.nodes[n].kind in ("return", "end") for n in g.reachable())} - dooms
-            if not never and not dooms:
-                return built
+        calls = {f: _called_names(d) for f, d in self.graph.defs.items()}
+        built: dict[str, cfg.CFG] = {}
+        stale = set(self.graph.defs)
+        while stale:  # each round adds functions to aborts/noreturn: at most F rounds
+            built.update({f: cfg.build(self.graph.defs[f], self.noreturn, self.aborts)
+                          for f in stale})
+            dooms = {f for f in stale if built[f].aborts and f not in self.aborts}
+            never = {f for f in stale if f not in self.noreturn and not any(
+                built[f].nodes[n].kind in ("return", "end")
+                for n in built[f].reachable())} - dooms
             self.aborts = self.aborts | dooms
             self.noreturn = self.noreturn | never
+            # Only the callers of what changed need a new CFG.
+            stale = {f for f, names in calls.items() if names & (dooms | never)}
+        return built
 
     def _has_collectives(self) -> dict[str, bool]:
         """Fixed point: a function executes collectives directly or via a callee."""
@@ -152,6 +157,20 @@ class _TU:
             f, loc.file, loc.line, self.has[f], seq or [], seq is not None,
             self.oracle.returns_rank(f), list(self.oracle.rank_params(f)),
             f in self.noreturn)
+
+
+def _called_names(func: c_ast.FuncDef) -> set[str]:
+    """Names of the functions ``func`` calls directly."""
+    names: set[str] = set()
+
+    class Calls(c_ast.NodeVisitor):
+        def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+            if isinstance(node.name, c_ast.ID):
+                names.add(node.name.name)
+            self.generic_visit(node)
+
+    Calls().visit(func.body)
+    return names
 
 
 def site_comm(info: catalogue.MPIFunc, args: list[c_ast.Node]) -> str:

@@ -20,6 +20,7 @@ from mpicc_wrap.cfg import CFG
 from mpicc_wrap.dominance import Graph, pdf_plus, postdominated
 
 Events = dict[int, list[str]]  # node -> collective tokens it executes, in order
+MAX_SEQUENCE = 64  # longer fixed sequences are not summarised (precision, not soundness)
 
 
 @dataclass
@@ -239,7 +240,9 @@ def first_stop(region: Region, start: int, stops: Callable[[int], bool]) -> int:
 
 def fixed_sequence(cfg: CFG, events: Events) -> list[str] | None:
     """The collective sequence every normal return of the function executes, or None
-    when it may differ between paths (an event in a loop, or arms that disagree)."""
+    when it may differ between paths (an event in a loop, or arms that disagree) or is
+    longer than ``MAX_SEQUENCE`` (callees' sequences are inlined, so a call chain that
+    doubles at each level would otherwise grow exponentially)."""
     found = regions(cfg)
     if any(n in events for r in found[1:] for n in r.succs if n != r.exit):
         return None
@@ -252,6 +255,8 @@ def fixed_sequence(cfg: CFG, events: Events) -> list[str] | None:
         after = seq[n] + tuple(events.get(n, ()))
         if seq[n] == conflict:
             after = conflict
+        elif len(after) > MAX_SEQUENCE:
+            return None
         for s in func.succs.get(n, ()):
             if s == cfg.exit and cfg.nodes[n].kind not in ("return", "end"):
                 continue

@@ -86,6 +86,12 @@ MAX_DEREF = 2
 # is treated as multi-valued and each unit is walked one last time (sound, imprecise).
 WALKS_PER_UNIT = 12
 WALKS_SLACK = 64
+# Widening of points-to sets: a set of more than MAX_POINTEES locations becomes {ANY},
+# the location that stands for all memory (reading it is multi-valued as soon as any
+# location is; writing a per-process value into it makes all memory per-process).
+MAX_POINTEES = 96
+ANY = "<any>"
+EVERYTHING = "<everything>"  # in a walk's changes: every unit must be walked again
 GAVE_UP = ("may differ between processes (the rank-dependence analysis reached its "
            "iteration limit in this file and treats memory conservatively)")
 
@@ -93,6 +99,8 @@ GAVE_UP = ("may differ between processes (the rank-dependence analysis reached i
 def deref(key: str) -> str:
     """The abstract location that the pointer stored at ``key`` points to, k-limited
     to ``MAX_DEREF`` dereferences so that the set of locations is finite."""
+    if key == ANY:
+        return ANY
     stars = len(key) - len(key.lstrip("*"))
     return key if stars >= MAX_DEREF else "*" + key
 
@@ -132,12 +140,16 @@ def _rank_env(e: c_ast.FuncCall, args: list[c_ast.Node]) -> bool:
 
 
 def _walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
-    """All nodes below ``node`` (pre-order), not entering struct/union definitions."""
-    for child in node:
-        if isinstance(child, (c_ast.Struct, c_ast.Union)):
-            continue
-        yield child
-        yield from _walk(child)
+    """All nodes below ``node`` (pre-order), not entering struct/union definitions.
+    Iterative: nested generators would cost O(depth) per node on deep expressions."""
+    stack = [iter(node)]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+        elif not isinstance(child, (c_ast.Struct, c_ast.Union)):
+            yield child
+            stack.append(iter(child))
 
 
 def _param_names(decl: c_ast.Decl) -> list[str]:
@@ -247,6 +259,7 @@ class RankDependence:
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
         self._fallback: str | None = None  # set when the solver hit its walk cap
         self.walks = 0  # unit walks the solver made (for the stress tests)
+        self.steps = 0  # statements walked: a deterministic measure of the work done
         self._solve()
 
     # -- public API ---------------------------------------------------------------------
@@ -315,7 +328,8 @@ class RankDependence:
             self.walks += 1
             for key in self._reads:
                 readers.setdefault(key, set()).add(unit)
-            woken = set().union(*(readers.get(k, set()) for k in self._changed))
+            woken = set(units) if EVERYTHING in self._changed else set().union(
+                *(readers.get(k, set()) for k in self._changed))
             for again in sorted(woken - pending):
                 work.append(again)
                 pending.add(again)
@@ -382,8 +396,11 @@ class RankDependence:
         return ("env", name) if f and name in f.tracked else ("loc", self._key(name))
 
     def _get(self, key: str) -> str | None:
-        """Reason ``key`` is multi-valued (recorded as read by the current unit)."""
+        """Reason ``key`` is multi-valued (recorded as read by the current unit);
+        ``ANY`` is multi-valued as soon as some location is."""
         self._reads.add(key)
+        if key == ANY:
+            return self._fallback or next(iter(self._multi.values()), None)
         return self._multi.get(key) or self._fallback
 
     def _pts_of(self, key: str) -> set[str]:
@@ -392,15 +409,24 @@ class RankDependence:
         return self._pts.get(key, set())
 
     def _mark(self, key: str, reason: str) -> None:
-        if key not in self._multi and not self._readonly:
+        if self._readonly:
+            return
+        if key == ANY:  # a per-process value written anywhere: all memory differs
+            if self._fallback is None:
+                self._fallback = reason
+                self._changed.add(EVERYTHING)
+        elif key not in self._multi:
             self._multi[key] = reason
-            self._changed.add(key)
+            self._changed.update((key, ANY))
 
     def _add_pts(self, key: str, pointees: set[str]) -> None:
         known = self._pts.setdefault(key, set())
-        if not pointees <= known and not self._readonly:
-            known |= pointees
-            self._changed.add("&" + key)
+        if ANY in known or pointees <= known or self._readonly:
+            return
+        known |= pointees
+        if len(known) > MAX_POINTEES or ANY in known:
+            self._pts[key] = {ANY}
+        self._changed.add("&" + key)
 
     def _write(self, targets: list[Target], reason: str | None, strong: bool) -> None:
         reason = reason or self._ctrl
@@ -433,8 +459,7 @@ class RankDependence:
         if isinstance(e, c_ast.ID):
             if self._scalar(e.name):
                 return set()
-            key = self._key(e.name)
-            return {deref(key)} | self._pts_of(key)
+            return self._load({self._key(e.name)})
         if isinstance(e, c_ast.UnaryOp) and e.op == "&":
             return self._addr_of(e.expr)
         if isinstance(e, (c_ast.ArrayRef, c_ast.UnaryOp)) and getattr(e, "op", "*") == "*":
@@ -456,10 +481,16 @@ class RankDependence:
         return set()
 
     def _load(self, keys: set[str]) -> set[str]:
-        """Pointees of a pointer value stored at any of ``keys``."""
+        """Pointees of a pointer value stored at any of ``keys`` (widened to ``{ANY}``
+        past ``MAX_POINTEES``)."""
+        if ANY in keys:
+            return {ANY}
         out: set[str] = set()
         for k in keys:
-            out |= {deref(k)} | self._pts_of(k)
+            out.add(deref(k))
+            out.update(self._pts_of(k))
+            if len(out) > MAX_POINTEES or ANY in out:
+                return {ANY}
         return out
 
     def _addr_of(self, e: c_ast.Node) -> set[str]:
@@ -689,6 +720,7 @@ class RankDependence:
         predicate: {"func": reason} for return/goto, {"brk"/"cont": reason} for loops."""
         if s is None:
             return {}
+        self.steps += 1
         handler = _STMT.get(type(s).__name__)
         if handler is not None:
             return handler(self, s)
