@@ -71,7 +71,7 @@ class _TU:
             dooms = {f for f in stale if built[f].aborts and f not in self.aborts}
             never = {f for f in stale if f not in self.noreturn and not any(
                 built[f].nodes[n].kind in ("return", "end")
-                for n in built[f].reachable())} - dooms
+                for n in built[f].reachable())}
             self.aborts = self.aborts | dooms
             self.noreturn = self.noreturn | never
             # Only the callers of what changed need a new CFG.
