@@ -13,6 +13,26 @@ share (``shared_outputs``: the MPI_Bcast buffer, the MPI_Allreduce result) are
 single-valued again after the call.  Assumption: argc/argv are single-valued, since
 mpiexec gives every process the same command line.
 
+Termination (bounds that depend only on the size of the TU):
+
+* Locations are finite: the TU's names (locals ``l:f:x``, globals ``g:x``, fields by name
+  ``field:f``, return slots ``r:f``, parameter slots ``in:f:i``, call gates ``ctl:f``),
+  each with at most ``MAX_DEREF`` (2) dereferences (``deref``: ``**k`` summarises every
+  location reached from k through two or more pointers), plus ``ANY``.  So there are
+  L <= 3 * (names of the TU) + 1 locations.
+* Facts only grow: a location's reason, once set, stays; a points-to set only gains
+  locations and is widened to ``{ANY}`` past ``MAX_POINTEES`` (96).  The lattice height
+  is therefore at most L + 97 * L.
+* The solver re-walks a unit only when a location it read grew, and at most
+  ``WALKS_PER_UNIT`` * units + ``WALKS_SLACK`` walks in all; past that cap every memory
+  location is multi-valued (``GAVE_UP``) and each unit is walked once more: the answer
+  is conservative, never silent.
+* Inside a walk, a loop iterates until its tracked locals stop growing (at most
+  locals + 2 rounds); a loop re-entered in the same walk starts from its previous facts
+  (widening), so a nest of depth d costs O(d * locals) rounds, not O(locals ** d).
+  A function with ``goto`` is re-walked until its locals stop growing (weak updates).
+* ``tests/test_analysis_termination.py`` prints the measured growth per program family.
+
 Precision choices (each is conservative in the direction that does not hide a bug):
 
 * Tracked locals (non-array, non-static locals and parameters whose address is taken
@@ -94,6 +114,12 @@ ANY = "<any>"
 EVERYTHING = "<everything>"  # in a walk's changes: every unit must be walked again
 GAVE_UP = ("may differ between processes (the rank-dependence analysis reached its "
            "iteration limit in this file and treats memory conservatively)")
+
+
+def _local_key(func: str, name: str) -> str:
+    """Key of a local of ``func``: the ``l:`` prefix keeps it apart from globals
+    (``g:x``), return slots (``r:f``) and the rest, whatever the function is named."""
+    return f"l:{func}:{name}"
 
 
 def deref(key: str) -> str:
@@ -298,7 +324,7 @@ class RankDependence:
         f = self._funcs.get(func_name)
         local = f.locals if f else set()
         names = set(self._ever.get(func_name, {}))
-        names |= {n for n in local if f"{func_name}:{n}" in self._multi}
+        names |= {n for n in local if _local_key(func_name, n) in self._multi}
         names |= {k[2:] for k in self._multi if k.startswith("g:") and k[2:] not in local}
         return names
 
@@ -351,7 +377,7 @@ class RankDependence:
         f = self._funcs[unit]
         self._loops = {}
         self._enter(f.name, {p: r for p in f.params
-                             if p in f.tracked and (r := self._get(f"{f.name}:{p}"))})
+                             if p in f.tracked and (r := self._get(_local_key(f.name, p)))})
         self._entry_ctrl = self._get(f"ctl:{f.name}")
         self._weak = 1 if f.has_goto else 0
         snapshot: dict[str, str] | None = None
@@ -383,7 +409,7 @@ class RankDependence:
 
     def _key(self, name: str) -> str:
         f = self._func
-        return f"{f.name}:{name}" if f and name in f.locals else f"g:{name}"
+        return _local_key(f.name, name) if f and name in f.locals else f"g:{name}"
 
     def _scalar(self, name: str) -> bool:
         f = self._func
@@ -447,7 +473,8 @@ class RankDependence:
         are not gated by the gate the function is called under; the caller gates the
         objects it passes by address itself (``_pass_pointer``)."""
         f = self._func
-        return kind == "ploc" or (f is not None and key.lstrip("*").startswith(f"{f.name}:"))
+        return kind == "ploc" or (f is not None
+                                  and key.lstrip("*").startswith(_local_key(f.name, "")))
 
     def _multi_of(self, keys: set[str]) -> str | None:
         return next((r for k in sorted(keys) if (r := self._get(k))), None)
@@ -655,7 +682,7 @@ class RankDependence:
             self._mark(f"ctl:{name}", gate)
         for i, (arg, r) in enumerate(zip(args, values, strict=True)):
             if i < len(f.params) and f.params[i]:
-                key = f"{name}:{f.params[i]}"
+                key = _local_key(name, f.params[i])
                 if r:
                     self._mark(key, r)
                     self._mark(f"in:{name}:{i}", r)

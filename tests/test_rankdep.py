@@ -298,3 +298,29 @@ def test_struct_read_by_root_then_broadcast_is_single_valued() -> None:
             MPI_Bcast(&c, sizeof c, 0, 0, 0);
             if (c.iters > 0) ;
             return 0; }""") == [True, True, False]
+
+
+def test_global_written_by_function_named_like_the_global_prefix() -> None:
+    """A function named ``g``: its writes to the global ``x`` under a rank-dependent
+    call are per-process (the global's key once collided with g's own locals)."""
+    assert verdicts("""int x;
+    void g(void) { x = 5; }
+    int main(void) { int r; MPI_Comm_rank(0, &r);
+        if (r == 0) g();
+        if (x) MPI_Barrier(0);
+        return 0; }""") == [True, True]
+
+
+def test_static_local_of_g_is_not_the_global() -> None:
+    """A ``static int x`` inside ``g`` is not the global ``x``."""
+    assert verdicts("""int x;
+    void g(void) { static int x; int r; MPI_Comm_rank(0, &r); x = r; }
+    int main(void) { g(); if (x) MPI_Barrier(0); return 0; }""") == [False]
+
+
+def test_local_of_function_r_is_not_a_return_slot() -> None:
+    """Locals of a function named ``r`` (or ``in``, ``ctl``, ``field``) do not share
+    keys with the return value of a function named like the local."""
+    assert verdicts("""int y(void) { return 1; }
+    void r(void) { int y; int *p = &y; MPI_Comm_rank(0, p); if (y) MPI_Barrier(0); }
+    int main(void) { r(); if (y()) MPI_Barrier(0); return 0; }""") == [False]
