@@ -59,7 +59,10 @@ class FakeStage:
 
 
 def use_stage(monkeypatch: pytest.MonkeyPatch, fake: FakeStage) -> FakeStage:
+    """Replace the stage; with no budget it runs in this process, so the fake sees
+    its calls (a budgeted stage runs in a forked child)."""
     monkeypatch.setattr(stage, "run", fake)
+    monkeypatch.setenv("MPICC_WRAP_BUDGET", "0")
     return fake
 
 
