@@ -220,7 +220,7 @@ class Build:
             words = self._link_words(subst)[0]
         from mpicc_wrap import runtime_build  # only a link needs the checker runtime
 
-        extra = runtime_build.link_args(self.compiler, self.options)
+        extra = runtime_build.link_args(self.compiler, self.options, self.tmp)
         if extra and any(a.kind == "lang" for a in self.inv.args):
             extra = ["-x", "none", *extra]  # a user's -x must not apply to our library
         return cc.run([*self.compiler, *words, *extra], self.stdin)[0]

@@ -247,9 +247,23 @@ def cache_root(options: Options) -> str:
     return os.path.join(cache_dir(options), "runtime")
 
 
-def link_args(compiler: list[str], options: Options) -> list[str]:
+def link_args(compiler: list[str], options: Options, scratch: str | None = None) -> list[str]:
     """Extra link arguments that add the checker runtime: its static archive.
 
-    The archive is linked by path, so the executable needs nothing at run time.
+    The archive is linked by path, so the executable needs nothing at run time.  When
+    the cache cannot hold it (read-only, not a directory, full), it is built in
+    ``scratch`` for this link alone, with a note: an unusable cache never fails a link.
     """
-    return [str(ensure_runtime(compiler, options).archive)]
+    try:
+        return [str(ensure_runtime(compiler, options).archive)]
+    except WrapError as exc:
+        if scratch is None:
+            raise
+        print(f"mpicc-wrap: note: {exc}; building it for this link only", file=sys.stderr)
+    private = Path(scratch) / "runtime"
+    private.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _build_into(compiler, private)
+    except OSError as exc:
+        raise WrapError(f"cannot build the checker runtime in {scratch}: {exc}") from exc
+    return [str(_paths(private).archive)]
