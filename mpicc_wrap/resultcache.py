@@ -12,13 +12,15 @@ colours, -W flags and JSON/SARIF reports behave exactly as on a miss.
 Entries live in ``cache_dir(options)/results/``, are written atomically (temporary
 file + ``os.replace``, safe under ``make -j``), are private to the user (0600, the
 directory is the user's own cache) and the whole store is bounded by ``MAX_BYTES``
-(oldest-used entries evicted).  An unreadable or corrupt entry is a miss.
+(oldest-used entries evicted, checked on about one write in ``EVICT_EVERY``).
+An unreadable or corrupt entry is a miss.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import os
 import pickle
 import sys
@@ -31,6 +33,10 @@ from mpicc_wrap.switches import Options, cache_dir
 
 FORMAT = b"mpicc-wrap-results-1"  # bump when the cached value changes meaning
 MAX_BYTES = 200 * 1024 * 1024
+# Scanning the store costs O(entries); it runs on about one write in EVICT_EVERY (the
+# key is a uniform hash), so the store may exceed MAX_BYTES by ~EVICT_EVERY entries.
+EVICT_EVERY = 32
+_PARSERS = ("pycparser", "pycparserext")
 SUFFIX = ".pickle"
 
 
@@ -53,10 +59,17 @@ def directory(options: Options) -> str:
 
 @functools.cache
 def tool_fingerprint() -> bytes:
-    """Identity of this tool's code (module and template files: name, size, mtime), so
-    that an upgrade or a local edit never serves results of other code."""
+    """Identity of this tool's code (module and template files: name, size, mtime) and
+    of the parsers it runs on (pycparser, pycparserext: located without importing
+    them), so that an upgrade or a local edit never serves results of other code."""
     package = os.path.dirname(os.path.realpath(__file__))
     digest = hashlib.sha256(sys.version.encode())
+    for parser in _PARSERS:  # their version decides what the frontend accepts
+        spec = importlib.util.find_spec(parser)
+        origin = spec.origin if spec is not None else None
+        if origin and os.path.exists(origin):
+            st = os.stat(origin)
+            digest.update(f"{parser}\0{origin}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     for folder in (package, os.path.join(package, "templates"),
                    os.path.join(os.path.dirname(package), "templates")):
         if not os.path.isdir(folder):
@@ -122,7 +135,8 @@ def store(options: Options, name: str, entry: Entry) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        evict(folder, MAX_BYTES)
+        if int(name[:8], 16) % EVICT_EVERY == 0:  # about one write in EVICT_EVERY
+            evict(folder, MAX_BYTES)
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         pass  # unwritable, or a value that cannot be pickled: no entry
 
