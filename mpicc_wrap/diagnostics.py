@@ -222,11 +222,27 @@ def emit(tu: ParsedTU, result: TUAnalysis, options: Options, warning_flags: dict
     suppressed = sum(f.suppressed for f in result.findings)
     if options.stats:
         stream.write(stats_line(tu.main_file, result.stats, suppressed) + "\n")
+    _record(tu.main_file, result, options, warning_flags, stream)
+    return errors
+
+
+def emit_link(output: str, findings: list[Finding], options: Options,
+              warning_flags: dict[str, str], stream: TextIO) -> int:
+    """Print and report the link step's findings (for the program ``output``) exactly
+    as a TU's: the link command's -w / -Wno-mpi-* / -Werror flags apply."""
+    errors = print_findings(findings, options, warning_flags, stream)
+    if findings:
+        _record(output, TUAnalysis(findings, [], {}, Stats()), options, warning_flags, stream)
+    return errors
+
+
+def _record(file: str, result: TUAnalysis, options: Options, warning_flags: dict[str, str],
+            stream: TextIO) -> None:
+    """Append ``result`` to the JSON / SARIF reports when requested."""
     levels = {f.tag: severity(f.tag, options, warning_flags) for f in result.findings}
     if options.report:
-        reports.record_tu(options, tu.main_file, result, levels, stream)
+        reports.record_tu(options, file, result, levels, stream)
     if options.sarif:
         from mpicc_wrap import sarif  # lazily: pathlib/urllib cost every compile ~5 ms
 
-        sarif.record_tu(options, tu.main_file, result.findings, levels, stream)
-    return errors
+        sarif.record_tu(options, file, result.findings, levels, stream)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mpicc_wrap import compiler as cc
+from mpicc_wrap import diagnostics, relink, reports, stage, summaries
 from mpicc_wrap import preprocess as pp
-from mpicc_wrap import relink, reports, stage, summaries
 from mpicc_wrap.cmdline import COMPILED, Arg, Invocation
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.stage import StageResult
@@ -212,7 +212,9 @@ class Build:
             self._store(unit)
         words, inputs = self._link_words()
         what = self.inv.output or "a.out"
-        if self._guarded(what, 0, summaries.link_check, inputs, self.options, sys.stderr):
+        found = self._guarded(what, [], summaries.link_findings, inputs)
+        if diagnostics.emit_link(what, found, self.options, self.inv.warning_flags,
+                                 sys.stderr):
             return 1
         subst = self._guarded(what, {}, relink.substitutes, inputs, self.compiler,
                               self.options, self.tmp)

@@ -16,7 +16,7 @@ What a build order can see: ``visible`` gives a compile the side files already p
 in the directory of the object it produces and in the current directory.  A caller
 compiled *after* its callee therefore gets the callee's summary at compile time and is
 warned and instrumented then; a caller compiled *before* its callee only records a
-deferred finding, which ``link_check`` turns into a warning at link time, when every
+deferred finding, which ``link_findings`` turns into a warning at link time, when every
 object's summaries (from the ELF section of each object and of each static archive
 member, falling back to side files) are known.  An object with deferred findings also
 records how to recompile its source (``rebuild``: path, cwd, flags, sha256), so that
@@ -37,7 +37,7 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import Any
 
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Note, Pos
 from mpicc_wrap.switches import Options
@@ -375,18 +375,16 @@ def _read_object(path: str) -> bytes | None:
         return None
 
 
-def link_check(link_inputs: list[str], options: Options, stream: TextIO) -> int:
-    """Warn about deferred calls whose callee, now known, executes collectives; return
-    the number of warnings escalated to errors (MPICC_WRAP_WERROR)."""
-    from mpicc_wrap import diagnostics
-
+def link_findings(link_inputs: list[str]) -> list[Finding]:
+    """Deferred calls whose callee, now known at link time, executes collectives (the
+    driver prints and reports them like compile-time findings)."""
     records = read_inputs(link_inputs)
     known = known_summaries(records)
     findings: dict[tuple[Loc, str], Finding] = {}
     for r in records:
         for f in resolved(r, known):
             findings.setdefault((f.loc, f.callee), _escalate(f, known[f.callee]))
-    return diagnostics.print_findings(findings.values(), options, {}, stream)
+    return list(findings.values())
 
 
 def known_summaries(records: list[_Record], skip: _Record | None = None

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from mpicc_wrap import diagnostics
 from mpicc_wrap import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Pos
 from mpicc_wrap.switches import Options
@@ -67,7 +68,8 @@ def objects(tmp: Path, helper_code: str = HELPER, collectives: bool = True
 
 def check(inputs: list[str], werror: bool = False) -> tuple[int, str]:
     out = io.StringIO()
-    errors = S.link_check(inputs, Options(werror=werror), out)
+    found = S.link_findings(inputs)
+    errors = diagnostics.emit_link("prog", found, Options(werror=werror), {}, out)
     return errors, out.getvalue()
 
 
@@ -147,3 +149,37 @@ def test_wrapper_callee_compiled_first_is_visible_at_compile_time(tmp_path: Path
     assert "main.c:8:9: warning: call to helper()" in second.stderr
     record = S.decode(Path(tmp_path / "main.o.mpicc-wrap.json").read_bytes())
     assert record is not None and record[1] == []  # nothing left for the link step
+
+
+@pytest.mark.parametrize("flag", ["-w", "-Wno-mpi-collective-order"])
+def test_link_command_flags_silence_link_warnings(tmp_path: Path, flag: str) -> None:
+    """The link step once ignored the link command's -w and -Wno-mpi-* flags."""
+    (tmp_path / "main.c").write_text(MAIN)
+    (tmp_path / "helper.c").write_text(HELPER)
+    result = run([tool("mpicc-wrap"), flag, "main.c", "helper.c", "-o", "prog"],
+                 cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.output
+    assert "warning" not in result.stderr
+
+
+def test_link_command_werror_fails_the_link(tmp_path: Path) -> None:
+    (tmp_path / "main.c").write_text(MAIN)
+    (tmp_path / "helper.c").write_text(HELPER)
+    result = run([tool("mpicc-wrap"), "-Werror=mpi-collective-order", "main.c", "helper.c",
+                  "-o", "prog"], cwd=tmp_path, timeout=300)
+    assert result.returncode == 1
+    assert "main.c:8:9: error: call to helper() executes collectives" in result.stderr
+    assert not (tmp_path / "prog").exists()
+
+
+def test_link_warnings_reach_the_json_and_sarif_reports(tmp_path: Path) -> None:
+    """Link-time findings were printed but never written to the reports."""
+    (tmp_path / "main.c").write_text(MAIN)
+    (tmp_path / "helper.c").write_text(HELPER)
+    report, sarif = tmp_path / "r.jsonl", tmp_path / "r.sarif"
+    result = run([tool("mpicc-wrap"), "main.c", "helper.c", "-o", "prog"], cwd=tmp_path,
+                 timeout=300, env={"MPICC_WRAP_REPORT": str(report),
+                                   "MPICC_WRAP_SARIF": str(sarif)})
+    assert result.returncode == 0, result.output
+    assert "call to helper() executes collectives" in report.read_text()
+    assert "call to helper() executes collectives" in sarif.read_text()

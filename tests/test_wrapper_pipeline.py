@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from mpirun import run, tool
 
-from mpicc_wrap import cli, compiler, driver, runtime_build, stage, summaries, switches
+from mpicc_wrap import cli, compiler, diagnostics, driver, runtime_build, stage, summaries, switches
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.stage import StageResult
 
@@ -180,14 +180,14 @@ def test_link_hooks(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: dict[str, Any] = {}
     stored: list[str] = []
     monkeypatch.setattr(summaries, "store", lambda obj, *a: stored.append(obj))
-    monkeypatch.setattr(summaries, "link_check",
-                        lambda inputs, options, stream: seen.setdefault("inputs", inputs) and 0)
-    monkeypatch.setattr(runtime_build, "link_args", lambda cc, options: ["-lm"])
+    monkeypatch.setattr(summaries, "link_findings",
+                        lambda inputs: seen.setdefault("inputs", inputs) and [])
+    monkeypatch.setattr(runtime_build, "link_args", lambda cc, options, scratch: ["-lm"])
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["hello.c", "util.o", "-o", "prog"]) == 0
     assert seen["inputs"][1] == "util.o" and seen["inputs"][0].endswith("0-hello.o")
     assert stored == [seen["inputs"][0]]
-    monkeypatch.setattr(summaries, "link_check", lambda inputs, options, stream: 2)
+    monkeypatch.setattr(diagnostics, "emit_link", lambda *args: 2)
     (work / "prog").unlink()
     assert cli.main(["hello.c", "util.o", "-o", "prog"]) == 1
     assert not (work / "prog").exists()
@@ -203,7 +203,7 @@ def test_store_after_compile(work: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_runtime_error_is_one_line(work: Path, capfd: Any, monkeypatch: pytest.MonkeyPatch,
                                    ) -> None:
-    def fail(compiler: list[str], options: switches.Options) -> list[str]:
+    def fail(compiler: list[str], options: switches.Options, scratch: str) -> list[str]:
         raise WrapError("checker runtime cannot be built: no cffi")
 
     monkeypatch.setattr(runtime_build, "link_args", fail)
@@ -333,7 +333,7 @@ def test_failing_summary_hooks_never_fail_the_build(work: Path, capfd: Any,
         raise OSError("disk full")
 
     monkeypatch.setattr(summaries, "store", broken)
-    monkeypatch.setattr(summaries, "link_check", broken)
+    monkeypatch.setattr(summaries, "link_findings", broken)
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["hello.c", "-o", "prog"]) == 0
     assert capfd.readouterr().err == (
