@@ -162,13 +162,14 @@ def _is_elf(path: str) -> bool:
 
 def visible(obj_path: str, options: Options) -> dict[str, FunctionSummary]:
     """Summaries from side files in the object's directory and the current directory,
-    except the object's own (stale) one."""
+    except the object's own (stale) one and those whose object is gone (``make clean``
+    removes objects, not our side files: a deleted function must not stay visible)."""
     own = os.path.abspath(side_file(obj_path))
     dirs = {os.path.abspath(os.path.dirname(obj_path) or "."), os.path.abspath(".")}
     merged: dict[str, FunctionSummary] = {}
     for d in sorted(dirs):
         for path in sorted(glob.glob(os.path.join(glob.escape(d), "*" + SIDE_SUFFIX))):
-            if os.path.abspath(path) != own:
+            if os.path.abspath(path) != own and os.path.exists(path[:-len(SIDE_SUFFIX)]):
                 _merge(merged, _read_side(path))
     return merged
 

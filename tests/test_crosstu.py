@@ -183,3 +183,14 @@ def test_link_warnings_reach_the_json_and_sarif_reports(tmp_path: Path) -> None:
     assert result.returncode == 0, result.output
     assert "call to helper() executes collectives" in report.read_text()
     assert "call to helper() executes collectives" in sarif.read_text()
+
+
+def test_side_file_of_a_deleted_object_is_not_visible(tmp_path: Path) -> None:
+    """After ``make clean`` (objects gone, side files left) a stale summary must not
+    make a later compile believe the function still executes collectives."""
+    _, helper = objects(tmp_path)
+    main_obj = str(tmp_path / "other.o")
+    assert "helper" in S.visible(main_obj, Options())
+    Path(helper).unlink()
+    assert Path(S.side_file(helper)).exists()
+    assert "helper" not in S.visible(main_obj, Options())

@@ -166,6 +166,8 @@ def test_visible_sees_side_files_of_the_object_dir_and_cwd(tmp_path: Path,
     (build / "own.o.mpicc-wrap.json").write_bytes(S.encode({"own": summary("own")}, []))
     (build / "bad.o.mpicc-wrap.json").write_bytes(b"\0garbage{")
     (tmp_path / "elsewhere.o.mpicc-wrap.json").write_bytes(S.encode({"e": summary("e")}, []))
+    for side in [*build.iterdir(), *cwd.iterdir(), tmp_path / "elsewhere.o.mpicc-wrap.json"]:
+        Path(str(side).removesuffix(S.SIDE_SUFFIX)).touch()  # the objects exist
     assert sorted(S.visible(str(build / "own.o"), OPTS)) == ["a", "c"]
 
 
@@ -173,6 +175,8 @@ def test_visible_prefers_a_summary_that_executes_collectives(tmp_path: Path) -> 
     (tmp_path / "p.o.mpicc-wrap.json").write_bytes(S.encode({"f": summary("f", False)}, []))
     (tmp_path / "q.o.mpicc-wrap.json").write_bytes(S.encode({"f": summary("f", True)}, []))
     (tmp_path / "r.o.mpicc-wrap.json").write_bytes(S.encode({"f": summary("f", False)}, []))
+    for obj in "pqr":
+        (tmp_path / f"{obj}.o").touch()
     assert S.visible(str(tmp_path / "x.o"), OPTS)["f"].has_collectives
 
 
