@@ -19,6 +19,7 @@ import os
 import re
 import shlex
 import subprocess
+import tempfile
 from functools import lru_cache
 
 from pycparser import c_ast, c_generator
@@ -26,7 +27,7 @@ from pycparser import c_ast, c_generator
 from mpicc_wrap import headercache
 from mpicc_wrap.switches import Options, cache_dir
 
-FORMAT = "mpicc-wrap-handles-1"
+FORMAT = "mpicc-wrap-handles-2"  # 1 cached empty maps of failed Open MPI probes
 _PREFIX = "MPIW_PROBE_"
 
 # Probed names, most common spelling first: when two names expand identically (e.g.
@@ -60,11 +61,11 @@ _C_TYPE_WORDS = frozenset({"void", "int", "char", "long", "short", "unsigned", "
                            "float", "double", "const", "struct"})
 
 
-def _run(cmd: list[str], stdin: str | None = None) -> str:
+def _run(cmd: list[str]) -> str:
     """stdout of ``cmd`` or "" when it cannot run or fails (never raises)."""
     try:
-        res = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=60,
-                             stdin=None if stdin is not None else subprocess.DEVNULL)
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                             stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError, ValueError):
         return ""
     return res.stdout if res.returncode == 0 else ""
@@ -135,14 +136,20 @@ def _handle_names(compiler: tuple[str, ...], cache: str) -> tuple[tuple[str, str
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     names = probe(list(compiler), Options(cache=cache))
-    headercache.write_atomic(path, json.dumps({"format": FORMAT, "names": names}))
+    if names:  # a failed probe is tried again next time, not cached
+        headercache.write_atomic(path, json.dumps({"format": FORMAT, "names": names}))
     return tuple((k, v) for k, v in names)
 
 
 def probe(compiler: list[str], options: Options) -> list[list[str]]:
     """Preprocess a probe naming every handle; [[key, name], ...] (empty on failure)."""
     lines = [f"{_PREFIX}{n} {n}" for n in PROBE_NAMES]
-    out = _run([*compiler, "-E", "-"], "#include <mpi.h>\n" + "\n".join(lines) + "\n")
+    # A file, not stdin: Open MPI's wrapper adds its -I flags only for named sources.
+    with tempfile.TemporaryDirectory(prefix="mpicc-wrap-probe-") as tmp:
+        path = os.path.join(tmp, "probe.c")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("#include <mpi.h>\n" + "\n".join(lines) + "\n")
+        out = _run([*compiler, "-E", path])
     if not out:
         return []
     names: dict[str, str] = {}

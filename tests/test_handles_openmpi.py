@@ -1,0 +1,45 @@
+"""Under Open MPI, messages name handles as the user wrote them (``MPI_COMM_WORLD``),
+not as the preprocessor expanded them (``(MPI_Comm) ((void *) (&ompi_mpi_comm_world))``).
+
+The probe once preprocessed mpi.h from stdin, where Open MPI's wrapper adds no -I flag:
+it found no handle at all (and cached that)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from mpirun import run, tool
+
+from mpicc_wrap import handles
+from mpicc_wrap.switches import Options
+
+OPENMPI = "mpicc.openmpi"
+DEMO = Path(__file__).resolve().parent.parent / "examples" / "demo.c"
+
+
+def _openmpi() -> str:
+    found = shutil.which(OPENMPI)
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{OPENMPI} is missing in CI (.ci/run installs libopenmpi-dev)")
+        pytest.skip(f"{OPENMPI} not installed (Debian: libopenmpi-dev)")
+    return found
+
+
+def test_probe_finds_open_mpi_handles(tmp_path: Path) -> None:
+    names = dict(handles.probe([_openmpi()], Options(cache=str(tmp_path))))
+    assert "MPI_COMM_WORLD" in names.values() and "MPI_SUM" in names.values()
+    assert handles.display("(MPI_Comm) ((void *) (&ompi_mpi_comm_world))",
+                           names) == "MPI_COMM_WORLD"
+
+
+def test_warning_names_mpi_comm_world_under_open_mpi(tmp_path: Path) -> None:
+    (tmp_path / "demo.c").write_text(DEMO.read_text())
+    done = run([tool("mpicc-wrap"), "-c", "demo.c"], cwd=tmp_path, timeout=300,
+               env={"MPICC_WRAP_CC": _openmpi(), "MPICC_WRAP_CACHE": str(tmp_path / "c")})
+    assert done.returncode == 0, done.stderr
+    assert "MPI_Allreduce on MPI_COMM_WORLD may be called" in done.stderr
+    assert "ompi_mpi_comm_world" not in done.stderr
