@@ -10,6 +10,7 @@ their callees' sequences.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from mpicc_wrap.model import FunctionSummary, ParsedTU, Pos, TUAnalysis
 from mpicc_wrap.orders import Events, fixed_sequence
 
 POINTER_EVENT = "call through pointer"
+EXIT_DIVERGENCE = "mpi-exit-divergence"
 
 
 class RankOracle(Protocol):
@@ -43,8 +45,9 @@ class _TU:
     """Shared state of one analysis run."""
 
     def __init__(self, tu: ParsedTU, external: dict[str, FunctionSummary],
-                 oracle: RankOracle) -> None:
+                 oracle: RankOracle, error_exits: bool = True) -> None:
         self.tu = tu
+        self.error_exits = error_exits
         self.external = external
         self.oracle = oracle
         self.graph = CallGraph(tu.ast, external, callgraph.system_functions(tu.text))
@@ -66,8 +69,8 @@ class _TU:
         built: dict[str, cfg.CFG] = {}
         stale = set(self.graph.defs)
         while stale:  # each round adds functions to aborts/noreturn: at most F rounds
-            built.update({f: cfg.build(self.graph.defs[f], self.noreturn, self.aborts)
-                          for f in stale})
+            built.update({f: cfg.build(self.graph.defs[f], self.noreturn, self.aborts,
+                                       self.error_exits) for f in stale})
             dooms = {f for f in stale if built[f].aborts and f not in self.aborts}
             never = {f for f in stale if f not in self.noreturn and not any(
                 built[f].nodes[n].kind in ("return", "end")
@@ -159,6 +162,23 @@ class _TU:
             f in self.noreturn)
 
 
+def _collect(tu: ParsedTU, external: dict[str, FunctionSummary], oracle: RankOracle,
+             error_exits: bool) -> TUAnalysis:
+    state = _TU(tu, external, oracle, error_exits)
+    state.summarise()
+    return findings.collect(state)
+
+
+def _with_exit_divergence(default: TUAnalysis, reported: TUAnalysis) -> TUAnalysis:
+    """``reported`` (error exits treated as divergences), its findings that the default
+    analysis does not make tagged ``mpi-exit-divergence``."""
+    known = {(f.loc, f.collective) for f in default.findings}
+    reported.findings = [f if (f.loc, f.collective) in known else
+                         dataclasses.replace(f, tag=EXIT_DIVERGENCE)
+                         for f in reported.findings]
+    return reported
+
+
 def _called_names(func: c_ast.FuncDef) -> set[str]:
     """Names of the functions ``func`` calls directly."""
     names: set[str] = set()
@@ -202,14 +222,18 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
-            oracle: RankOracle | None = None) -> TUAnalysis:
+            oracle: RankOracle | None = None, exit_divergence: bool = False) -> TUAnalysis:
     """Run the static collective analysis on one TU.  ``oracle`` replaces the
-    rank-dependence analysis (tests).  Raises AnalysisSkipped on internal failure."""
+    rank-dependence analysis (tests).  Paths that can only end in an error exit
+    (``exit(1)``, ``abort()``, a failed assert) end the job like MPI_Abort; with
+    ``exit_divergence`` (-Wmpi-exit-divergence) the findings they cause are reported
+    too, tagged ``mpi-exit-divergence``.  Raises AnalysisSkipped on internal failure."""
     start = time.perf_counter()
     try:
-        state = _TU(tu, external, oracle or _oracle(tu, external))
-        state.summarise()
-        result = findings.collect(state)
+        oracle = oracle or _oracle(tu, external)
+        result = _collect(tu, external, oracle, error_exits=True)
+        if exit_divergence:
+            result = _with_exit_divergence(result, _collect(tu, external, oracle, False))
     except AnalysisSkipped:
         raise
     except Exception as exc:  # our failure on valid code: the driver compiles unchanged

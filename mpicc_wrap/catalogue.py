@@ -286,6 +286,20 @@ NORETURN_FUNCTIONS = frozenset(
      "verr", "verrx", "thrd_exit", "__builtin_abort", "__builtin_exit"}
 )
 
+# Error exits (issue: a rank that exits with a failure status takes the whole job down
+# under MPICH's mpiexec and Open MPI's mpirun, checked with both): like MPI_Abort they
+# end the job, so a path that can only end in one is an error check, not a divergence.
+# ``ERROR_EXITS`` always fail; ``STATUS_EXITS`` fail unless their status argument (at
+# the given index) is the constant 0.  -Wmpi-exit-divergence reports them anyway.
+ERROR_EXITS = frozenset(
+    {"abort", "__builtin_abort", "__builtin_trap", "__assert_fail", "__assert_perror_fail",
+     "__assert", "__stack_chk_fail"}
+)
+STATUS_EXITS: dict[str, int] = {
+    "exit": 0, "_exit": 0, "_Exit": 0, "quick_exit": 0, "__builtin_exit": 0,
+    "err": 0, "errx": 0, "verr": 0, "verrx": 0,
+}
+
 
 @dataclass(frozen=True)
 class RankSource:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from mpicc_wrap import catalogue
+
 
 @dataclass
 class Node:
@@ -92,9 +94,10 @@ class _Builder:
     falls through to whatever comes next (empty after return/break/goto)."""
 
     def __init__(self, name: str, noreturn: frozenset[str],
-                 aborts: frozenset[str] = frozenset()) -> None:
+                 aborts: frozenset[str] = frozenset(), error_exits: bool = True) -> None:
         self.noreturn = noreturn
         self.aborts = aborts
+        self.error_exits = error_exits
         self.abort_sink = -1
         self.nodes: list[Node] = []
         self.entry = self.new("entry")
@@ -137,7 +140,7 @@ class _Builder:
             cur = self.expr(e.args, cur)
             node = self.join(cur, "call", e.coord)
             self.nodes[node].call = e
-            if callee_name(e) in self.aborts:
+            if callee_name(e) in self.aborts or (self.error_exits and error_exit(e)):
                 if self.abort_sink < 0:
                     self.abort_sink = self.new("abort")
                 self.link([node], self.abort_sink)
@@ -325,11 +328,38 @@ def _add_fake_exits(nodes: list[Node], entry: int, exit_id: int) -> None:
             mark(i)
 
 
+def error_exit(call: c_ast.FuncCall) -> bool:
+    """True for a call that ends this process with a failure status (``abort()``, a
+    failed ``assert``, ``exit(1)``, ``exit(code)``): the launcher then ends the job."""
+    name = callee_name(call)
+    if name in catalogue.ERROR_EXITS:
+        return True
+    index = catalogue.STATUS_EXITS.get(name or "")
+    if index is None:
+        return False
+    args = call.args.exprs if call.args is not None else []
+    if index >= len(args):
+        return True
+    status = args[index]
+    while isinstance(status, c_ast.Cast):
+        status = status.expr
+    return not (isinstance(status, c_ast.Constant) and _is_zero(status.value))
+
+
+def _is_zero(literal: str) -> bool:
+    """True for an integer literal of value 0 (``0``, ``0L``, ``0x0u``)."""
+    try:
+        return int(literal.rstrip("uUlL"), 0) == 0
+    except ValueError:
+        return literal.rstrip("uUlL") in ("0", "00")
+
+
 def build(func: c_ast.FuncDef, noreturn: frozenset[str],
-          aborts: frozenset[str] = frozenset()) -> CFG:
+          aborts: frozenset[str] = frozenset(), error_exits: bool = True) -> CFG:
     """The CFG of ``func``; calls to names in ``noreturn`` end at the noreturn exit,
-    calls to names in ``aborts`` end the job and their paths are pruned."""
-    b = _Builder(func.decl.name, noreturn, aborts)
+    calls to names in ``aborts`` (and, with ``error_exits``, calls that exit with a
+    failure status) end the job and their paths are pruned."""
+    b = _Builder(func.decl.name, noreturn, aborts, error_exits)
     cur = b.stmt(func.body, [b.entry])
     end = b.join(cur, "end", func.body.coord)
     b.link([end], b.exit)

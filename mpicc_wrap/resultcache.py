@@ -87,7 +87,8 @@ def key(pp_text: str, source: str, compiler: list[str], options: Options,
     digest = hashlib.sha256(FORMAT)
     digest.update(tool_fingerprint())
     visible = repr(sorted(relevant(pp_text, external).items()))
-    for part in (source, "\0".join(compiler), str(options.instrument), visible):
+    for part in (source, "\0".join(compiler), str(options.instrument),
+                 str(options.exit_divergence), visible):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0\1")
     digest.update(pp_text.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()

@@ -30,6 +30,9 @@ TU_KEY = "mpiccWrapTranslationUnit"  # result property naming the TU that produc
 RULES = {  # tag -> short description
     "mpi-collective-order": "An MPI collective may not be reached by all processes of its "
                             "communicator, or processes may call collectives in different orders",
+    "mpi-exit-divergence": "Some processes may exit with a failure status (exit(1), abort(), "
+                           "a failed assert) while others call a collective; the launcher "
+                           "then ends the job, so this is reported only on request",
 }
 
 

@@ -11,6 +11,7 @@ comes from the result cache (resultcache) and only the printing is redone.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import io
 import sys
 from dataclasses import dataclass, field
@@ -55,6 +56,8 @@ def run(
     out = stream if stream is not None else sys.stderr
     external = external or {}
     flags = warning_flags or {}
+    if flags.get("mpi-exit-divergence", "off") != "off":  # opt-in: changes the analysis
+        options = dataclasses.replace(options, exit_divergence=True)
     if not resultcache.enabled(options):
         return _analyse(pp_text, source, compiler, options, external, flags, out)[0]
     name = resultcache.key(pp_text, source, compiler, options, external)
@@ -116,7 +119,7 @@ def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
     from mpicc_wrap.resultcache import Entry
 
     tu = frontend.parse(pp_text, source, compiler, options)
-    result = analysis.analyse(tu, external)
+    result = analysis.analyse(tu, external, exit_divergence=options.exit_divergence)
     pristine = _copy(result) if snapshot else None
     errors = diagnostics.emit(tu, result, options, warning_flags, out)
     text = None

@@ -81,6 +81,7 @@ class Options:
     result_cache: bool = True
     budget: float = 30.0
     memory: int = 2048
+    exit_divergence: bool = False  # set from -Wmpi-exit-divergence, not from the env
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Options:

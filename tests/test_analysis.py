@@ -93,7 +93,7 @@ int warn_early_return(void) {
 }
 void warn_exit(void) {
   int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) exit(2);
+  if (rank == 0) exit(0);
   MPI_Barrier(MPI_COMM_WORLD);
 }
 void warn_short_circuit(void) {

@@ -11,10 +11,10 @@ from mpicc_wrap.cfg import CFG
 HEADER = "typedef int MPI_Comm; extern MPI_Comm W; void exit(int);\n"
 
 
-def build(body: str, extra: str = "") -> CFG:
+def build(body: str, extra: str = "", error_exits: bool = True) -> CFG:
     ast = GnuCParser().parse(HEADER + extra + "int f(int r, int n) {\n" + body + "\n}\n")
     func = [e for e in ast.ext if isinstance(e, c_ast.FuncDef)][-1]
-    return cfg.build(func, catalogue.NORETURN_FUNCTIONS | {"die"})
+    return cfg.build(func, catalogue.NORETURN_FUNCTIONS | {"die"}, error_exits=error_exits)
 
 
 def names(g: CFG) -> list[str]:
@@ -120,13 +120,23 @@ def test_goto_forward_and_backward() -> None:
 
 
 def test_return_goes_to_exit_and_noreturn_calls_to_noreturn_exit() -> None:
-    g = build("if (r) return 1; if (n) exit(1); if (n > 2) die(); a(); return 0;")
+    g = build("if (r) return 1; if (n) exit(0); if (n > 2) die(); a(); return 0;")
     returns = [n for n in g.nodes if n.kind == "return"]
     assert len(returns) == 2 and all(g.exit in n.succs for n in returns)
     exits = [n for n in g.calls() if g.noreturn_exit in n.succs]
     assert [cfg.callee_name(n.call) for n in exits] == ["exit", "die"]
     assert g.exit in g.nodes[g.noreturn_exit].succs
     assert not unconditional(g, "a")
+
+
+def test_error_exits_end_the_job_like_an_abort() -> None:
+    """exit(1) and abort() are pruned like MPI_Abort; without error_exits they are
+    noreturn exits (the -Wmpi-exit-divergence analysis)."""
+    code = "if (n) exit(1); if (r) abort(); a(); return 0;"
+    assert unconditional(build(code), "a")
+    g = build(code, error_exits=False)
+    exits = [n for n in g.calls() if g.noreturn_exit in n.succs]
+    assert [cfg.callee_name(n.call) for n in exits] == ["exit", "abort"]
 
 
 def test_statement_expression_and_comma() -> None:

@@ -276,7 +276,7 @@ def test_stage_passes_escalated_errors_to_the_driver(monkeypatch: pytest.MonkeyP
     from mpicc_wrap import frontend, stage
 
     monkeypatch.setattr(frontend, "parse", lambda *a: tu())
-    monkeypatch.setattr(analysis_mod, "analyse", lambda *a: analysis([finding()]))
+    monkeypatch.setattr(analysis_mod, "analyse", lambda *a, **kw: analysis([finding()]))
     out = io.StringIO()
     res = stage.run("", "src.c", ["mpicc"], Options(instrument=False), {}, {TAG: "error"}, out)
     assert res.errors == 1 and "src.c:47:5: error: MPI_Barrier" in out.getvalue()
