@@ -55,6 +55,11 @@ class _TU:
                          | {n for n, s in external.items() if s.noreturn})
         self.aborts = frozenset(n for n, f in catalogue.CATALOGUE.items() if f.kind == "abort")
         self.cfgs = self._build_cfgs()
+        # Names declared at file scope (globals, functions): what a callee's
+        # communicator expression may name to mean the same thing in a caller.
+        self.file_names = {getattr(d, "name", None) or getattr(getattr(d, "decl", None),
+                                                                  "name", "")
+                           for d in tu.ast.ext} - {""}
         self.callees = {f: [(n.id, self.graph.classify(n.call, f)) for n in g.calls()]
                         for f, g in self.cfgs.items()}
         self.has = self._has_collectives()
@@ -183,14 +188,16 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
-            oracle: RankOracle | None = None) -> TUAnalysis:
+            oracle: RankOracle | None = None, everything: bool = False) -> TUAnalysis:
     """Run the static collective analysis on one TU.  ``oracle`` replaces the
-    rank-dependence analysis (tests).  Raises AnalysisSkipped on internal failure."""
+    rank-dependence analysis (tests); ``everything`` plans checks for every function
+    that executes collectives, flagged or not (MPICC_WRAP_INSTRUMENT=all).  Raises
+    AnalysisSkipped on internal failure."""
     start = time.perf_counter()
     try:
         state = _TU(tu, external, oracle or _oracle(tu, external))
         state.summarise()
-        result = findings.collect(state)
+        result = findings.collect(state, everything)
     except AnalysisSkipped:
         raise
     except Exception as exc:  # our failure on valid code: the driver compiles unchanged
