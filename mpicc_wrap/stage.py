@@ -82,7 +82,7 @@ def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
     from mpicc_wrap.resultcache import Entry
 
     tu = frontend.parse(pp_text, source, compiler, options)
-    result = analysis.analyse(tu, external)
+    result = analysis.analyse(tu, external, everything=options.instrument_all)
     pristine = _copy(result) if snapshot else None
     errors = diagnostics.emit(tu, result, options, warning_flags, out)
     text = None
