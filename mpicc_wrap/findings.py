@@ -327,6 +327,9 @@ class _Function:
         site = Site(kind, self.shown(node).removesuffix("()") if kind != "collective" else
                     self.shown(node), self.name, comm, start, end, self.loc(node),
                     flagged=node in flags, conditions=conds)
+        tokens = [t.partition("@")[0] for t in events.get(node, [])]
+        if kind == "call" and tokens and all(catalogue.lookup(t) for t in tokens):
+            site.first = tokens[0]
         if info is not None:
             args = call.args.exprs if call.args is not None else []
             arg = {f: plans.c_text(args[i]) if i is not None and i < len(args) else None

@@ -294,7 +294,8 @@ class FunctionRewriter:
         checks |= CHECK_SIZE if count and dtype else 0
         display = kind.display(site)
         var = self.define(display, name, site.loc.file, site.loc.line,
-                          _cond_text(site.conditions), site.flagged, color(display), checks)
+                          _cond_text(site.conditions), site.flagged,
+                          color(site.first or display), checks)
         return wrap(kind.template, comm=comm, var=var, root=root or NO_ROOT,
                     op=op or "(MPI_Op)0", count=count if checks & CHECK_SIZE else "-1L",
                     type=dtype if checks & CHECK_SIZE else "(MPI_Datatype)0")

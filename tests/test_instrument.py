@@ -223,6 +223,17 @@ def test_call_with_unknown_communicator_is_not_checked(tu: ParsedTU) -> None:
     assert "mpiccwrap_cc(" not in body and "mpiccwrap_cc_exit(" in body
 
 
+def test_call_with_fixed_sequence_is_coloured_by_its_first_collective(tu: ParsedTU) -> None:
+    """leader_sync() and worker_sync(), each running MPI_Barrier, are the same to the
+    analysis; their checks must agree too (else a correct program is aborted)."""
+    plan = make_plan(tu, "int f(int rank)")
+    call = plan.sites[0]
+    plan.sites = [Site("call", "leader_sync", "f", "((MPI_Comm)0x44000000)", call.start,
+                       call.end, call.loc, first="MPI_Barrier")]
+    out = instrument.rewrite(tu, [plan])
+    assert f'{instrument.color("MPI_Barrier")}, "leader_sync()"' in out
+
+
 def test_communicator_spellings_are_normalised(tu: ParsedTU) -> None:
     plan = make_plan(tu, "int f(int rank)")
     plan.comms = ["(MPI_Comm) 0x44000000", "((MPI_Comm)0x44000000)", "MPI_COMM_WORLD"]
