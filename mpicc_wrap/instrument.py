@@ -282,9 +282,13 @@ class FunctionRewriter:
         given = arg(entry.comm if entry else None)
         if entry is not None and entry.comm is not None and given:
             given = entry.handle_arg(entry.comm, given)
-        comm = site.comm or given
-        if not comm:  # a call whose communicator is unknown here: a check on another
-            return "", ""  # one could pair with nothing on ranks that do not call it
+        # A call whose communicator is unknown here (through a pointer, a callee's own
+        # ctx->comm) is checked on the function's first exit communicator only when
+        # the analysis flagged it: unflagged (MPICC_WRAP_INSTRUMENT=all), a check on
+        # another communicator could pair with nothing on ranks that do not call it.
+        comm = site.comm or given or ((self.comms or [""])[0] if site.flagged else "")
+        if not comm:
+            return "", ""
         name, comm = self.comm_name(comm), self.comm_expr(comm)
         root = arg(entry.root, site.root) if entry else None
         op = arg(entry.op, site.op) if entry else None

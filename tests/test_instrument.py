@@ -201,8 +201,8 @@ def test_root_and_size_checked_for_bcast(tu: ParsedTU) -> None:
 def test_call_and_noreturn_kinds(tu: ParsedTU) -> None:
     plan = make_plan(tu, "int f(int rank)")
     call = plan.sites[0]
-    plan.sites = [Site("call", "helper", "f", "((MPI_Comm)0x44000000)", call.start, call.end,
-                       call.loc),
+    plan.sites = [Site("call", "helper", "f", "", call.start, call.end, call.loc,
+                       flagged=True),
                   Site("noreturn", "exit", "f", "", call.start, call.end, call.loc)]
     out = instrument.rewrite(tu, [plan])
     assert ("(mpiccwrap_cc(((MPI_Comm)0x44000000), &mpiccwrap__s1, -1000000, (MPI_Op)0, -1L, "
@@ -212,9 +212,10 @@ def test_call_and_noreturn_kinds(tu: ParsedTU) -> None:
 
 
 def test_call_with_unknown_communicator_is_not_checked(tu: ParsedTU) -> None:
-    """A call site whose communicator the analysis could not name gets no check: a
-    check on some other communicator would pair with nothing on the ranks of that
-    communicator that do not make the call."""
+    """An unflagged call site whose communicator the analysis could not name gets no
+    check: a check on some other communicator would pair with nothing on the ranks
+    of that communicator that do not make the call.  (Flagged, it is checked on the
+    function's first exit communicator: test_call_and_noreturn_kinds.)"""
     plan = make_plan(tu, "int f(int rank)")
     call = plan.sites[0]
     plan.sites = [Site("call", "helper", "f", "", call.start, call.end, call.loc)]
