@@ -58,6 +58,11 @@ class _TU:
                          | {n for n, s in external.items() if s.noreturn})
         self.aborts = frozenset(n for n, f in catalogue.CATALOGUE.items() if f.kind == "abort")
         self.cfgs = self._build_cfgs()
+        # Names declared at file scope (globals, functions): what a callee's
+        # communicator expression may name to mean the same thing in a caller.
+        self.file_names = {getattr(d, "name", None) or getattr(getattr(d, "decl", None),
+                                                                  "name", "")
+                           for d in tu.ast.ext} - {""}
         self.callees = {f: [(n.id, self.graph.classify(n.call, f)) for n in g.calls()]
                         for f, g in self.cfgs.items()}
         self.has = self._has_collectives()
@@ -163,10 +168,10 @@ class _TU:
 
 
 def _collect(tu: ParsedTU, external: dict[str, FunctionSummary], oracle: RankOracle,
-             error_exits: bool) -> TUAnalysis:
+             error_exits: bool, everything: bool) -> TUAnalysis:
     state = _TU(tu, external, oracle, error_exits)
     state.summarise()
-    return findings.collect(state)
+    return findings.collect(state, everything)
 
 
 def _with_exit_divergence(default: TUAnalysis, reported: TUAnalysis) -> TUAnalysis:
@@ -222,18 +227,22 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
-            oracle: RankOracle | None = None, exit_divergence: bool = False) -> TUAnalysis:
+            oracle: RankOracle | None = None, exit_divergence: bool = False,
+            everything: bool = False) -> TUAnalysis:
     """Run the static collective analysis on one TU.  ``oracle`` replaces the
     rank-dependence analysis (tests).  Paths that can only end in an error exit
     (``exit(1)``, ``abort()``, a failed assert) end the job like MPI_Abort; with
     ``exit_divergence`` (-Wmpi-exit-divergence) the findings they cause are reported
-    too, tagged ``mpi-exit-divergence``.  Raises AnalysisSkipped on internal failure."""
+    too, tagged ``mpi-exit-divergence``.  ``everything`` plans checks for every
+    function that executes collectives, flagged or not (MPICC_WRAP_INSTRUMENT=all).
+    Raises AnalysisSkipped on internal failure."""
     start = time.perf_counter()
     try:
         oracle = oracle or _oracle(tu, external)
-        result = _collect(tu, external, oracle, error_exits=True)
+        result = _collect(tu, external, oracle, True, everything)
         if exit_divergence:
-            result = _with_exit_divergence(result, _collect(tu, external, oracle, False))
+            result = _with_exit_divergence(result,
+                                           _collect(tu, external, oracle, False, everything))
     except AnalysisSkipped:
         raise
     except Exception as exc:  # our failure on valid code: the driver compiles unchanged

@@ -38,7 +38,9 @@ class MPIFunc:
     rank_outputs: tuple[int, ...] = ()  # pointer args that receive per-rank values
     shared_outputs: tuple[int, ...] = ()  # pointer args that receive values all ranks share
     handle: str = "comm"  # type of the ``comm`` argument: 'comm', 'win' or 'file'
-    handle_ptr: bool = False  # ``comm`` is a pointer to the handle (MPI_Comm_free(&c))
+    # Arguments passed as a pointer to a handle the call reads (and may reset), as in
+    # MPI_Comm_free(&c): a check that reads such an argument dereferences it.
+    handle_ptrs: tuple[int, ...] = ()
     base: str = ""  # blocking collective this is a variant of ("MPI_Bcast" for MPI_Ibcast)
     request: int | None = None  # MPI_Request* output of nonblocking/persistent calls
     inplace: int | None = None  # buffer arg that, when MPI_IN_PLACE, voids count/datatype
@@ -47,6 +49,14 @@ class MPIFunc:
     def is_collective(self) -> bool:
         """True for calls every process of the communicator must make in order."""
         return self.kind in COLLECTIVE_KINDS
+
+    def handle_arg(self, index: int, text: str) -> str:
+        """C expression of the handle value the call reads from argument ``index``,
+        written ``text`` at the call: ``text`` itself, or the handle it points to when
+        the argument is a pointer to a handle (``handles.pointee``)."""
+        from mpicc_wrap.handles import pointee
+
+        return pointee(text) if index in self.handle_ptrs else text
 
     @property
     def family(self) -> str:
@@ -129,8 +139,8 @@ _OTHERS: tuple[MPIFunc, ...] = (
     _F("MPI_Comm_create_group", "other", comm=0),
     _F("MPI_Comm_create_from_group", "other"),
     _F("MPI_Intercomm_create_from_groups", "other"),
-    _F("MPI_Comm_free", "destructor", comm=0, handle_ptr=True),
-    _F("MPI_Comm_disconnect", "destructor", comm=0, handle_ptr=True),
+    _F("MPI_Comm_free", "destructor", comm=0, handle_ptrs=(0,)),
+    _F("MPI_Comm_disconnect", "destructor", comm=0, handle_ptrs=(0,)),
     _F("MPI_Intercomm_create", "constructor", comm=0),
     _F("MPI_Intercomm_merge", "constructor", comm=0),
     _F("MPI_Cart_create", "constructor", comm=0),
@@ -150,11 +160,11 @@ _OTHERS: tuple[MPIFunc, ...] = (
     _F("MPI_Win_create_dynamic", "constructor", comm=1),
     _F("MPI_Win_fence", "collective", comm=1, handle="win"),
     _F("MPI_Win_set_info", "collective", comm=0, handle="win"),
-    _F("MPI_Win_free", "destructor", comm=0, handle="win", handle_ptr=True),
+    _F("MPI_Win_free", "destructor", comm=0, handle="win", handle_ptrs=(0,)),
     _F("MPI_Win_shared_query", "other", rank_outputs=(2, 3, 4)),
     # Parallel I/O (MPI-4 §14): collective over the file's communicator.
     _F("MPI_File_open", "constructor", comm=0),
-    _F("MPI_File_close", "destructor", comm=0, handle="file", handle_ptr=True),
+    _F("MPI_File_close", "destructor", comm=0, handle="file", handle_ptrs=(0,)),
     _F("MPI_File_set_view", "collective", comm=0, handle="file"),
     _F("MPI_File_set_size", "collective", comm=0, handle="file"),
     _F("MPI_File_preallocate", "collective", comm=0, handle="file"),

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mpicc_wrap import compiler as cc
-from mpicc_wrap import diagnostics, relink, reports, stage, summaries
+from mpicc_wrap import diagnostics, netcompile, relink, reports, stage, summaries
 from mpicc_wrap import preprocess as pp
 from mpicc_wrap.cmdline import COMPILED, Arg, Invocation
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
@@ -139,8 +139,8 @@ class Build:
         path = unit.text_path[:-2] + "-rewritten.i"
         with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(unit.result.text)
-        cmd = pp.compile_rewritten_command(self.compiler, self.inv, path, out)
-        code, err = cc.run(cmd, capture=True)
+        code, err = netcompile.compile_rewritten(self.compiler, self.inv, path,
+                                                 unit.text_path, out)
         if code != 0:
             if self.options.debug:
                 sys.stderr.buffer.write(err)

@@ -91,6 +91,36 @@ class _Function:
         comms = {self.unparam(t.partition("@")[2]) for t in events.get(node, [])}
         return comms.pop() if len(comms) == 1 else ""
 
+    def checked_comm(self, node: int, events: Events) -> str:
+        """C expression of the communicator handle a check of the event at ``node``
+        reads ("" when there are several, or when the event's handle is a window or
+        a file, which a communicator check must never be given).  A handle passed by
+        pointer (``MPI_Comm_free(&c)``, ``MPI_Comm_free(pc)``) is dereferenced as the
+        catalogue says (``MPIFunc.handle_arg``): ``c``, ``(*(pc))``."""
+        comms = set()
+        for token in events.get(node, []):
+            name, _, where = token.partition("@")
+            info = catalogue.lookup(name)
+            if info is None or info.handle != "comm" or not where:
+                return ""
+            text = self.unparam(where)
+            if self.callee[node].kind != "mpi" and not self.in_scope(node, text):
+                return ""
+            comms.add(info.handle_arg(info.comm, text) if info.comm is not None and text
+                      else text)
+        return comms.pop() if len(comms) == 1 else ""
+
+    def in_scope(self, node: int, text: str) -> bool:
+        """Whether a communicator from a callee's summary means the same thing at the
+        call: one of the call's own arguments (substituted for a parameter), or an
+        expression of file-scope names only (``ctx->comm`` of the callee's parameter
+        ``ctx`` would name an unrelated object, or nothing, in the caller)."""
+        call = self.cfg.nodes[node].call
+        args = call.args.exprs if call is not None and call.args is not None else []
+        if text in {plans.c_text(a) for a in args} or display(self.state, text) in _COMM_HANDLES:
+            return True
+        return set(_IDENT.findall(text)) <= self.state.file_names
+
     def unparam(self, comm: str) -> str:
         """A normalised parameter reference ``#i`` back to the parameter's name."""
         if comm.startswith("#") and comm[1:].isdigit():
@@ -228,7 +258,7 @@ class _Function:
         comms: list[str] = []
         inits: list[Pos] = []
         for n in sorted(events):
-            text = self.comm(n, events)
+            text = self.checked_comm(n, events)
             safe, init = self.exit_comm(text, inner, decls, leaves) if text else (False, None)
             if safe and text not in comms:
                 comms.append(text)
@@ -246,11 +276,11 @@ class _Function:
         """Whether the communicator ``text`` is valid at every exit (rule in ``plan``),
         and where its declaration needs ``= MPI_COMM_NULL`` (None: nowhere)."""
         names = set(_IDENT.findall(text))
-        if names & inner or text.startswith("*"):
+        if names & inner or text.startswith(("*", "(*")):  # through a pointer
             return False, None
         if not names & decls.keys():
             return True, None
-        name = text.removeprefix("&").strip()
+        name = text.strip()
         decl = decls.get(name)
         if decl is None or not isinstance(decl.type, c_ast.TypeDecl):
             return False, None
@@ -288,13 +318,18 @@ class _Function:
         if self.text.text[self.text.offset(start)] == "(":
             end = self.text.scan(end, ")")
         kind = "noreturn" if node not in events else ("collective" if c.kind == "mpi" else "call")
+        info = catalogue.lookup(c.name) if c.kind == "mpi" else None
+        if kind == "collective" and (info is None or info.handle != "comm"):
+            return None  # a window or file collective: no communicator check can read it
         conds = [Condition(self.pos(v), self.loc(v), plans.c_text(self.cfg.nodes[v].pred),
                            self.reason(v) or "") for v in sorted(flags.get(node, {}))]
+        comm = self.checked_comm(node, events) if kind != "noreturn" else ""
         site = Site(kind, self.shown(node).removesuffix("()") if kind != "collective" else
-                    self.shown(node), self.name, self.comm(node, events) if kind != "noreturn"
-                    else "", start, end, self.loc(node), flagged=node in flags,
-                    conditions=conds)
-        info = catalogue.lookup(c.name) if c.kind == "mpi" else None
+                    self.shown(node), self.name, comm, start, end, self.loc(node),
+                    flagged=node in flags, conditions=conds)
+        tokens = [t.partition("@")[0] for t in events.get(node, [])]
+        if kind == "call" and tokens and all(catalogue.lookup(t) for t in tokens):
+            site.first = tokens[0]
         if info is not None:
             args = call.args.exprs if call.args is not None else []
             arg = {f: plans.c_text(args[i]) if i is not None and i < len(args) else None
@@ -314,8 +349,13 @@ def _walk(node: c_ast.Node) -> list[c_ast.Node]:
     return out
 
 
-def collect(state: _TU) -> TUAnalysis:
-    """Findings, deferred findings, plans and statistics of the whole TU."""
+def collect(state: _TU, everything: bool = False) -> TUAnalysis:
+    """Findings, deferred findings, plans and statistics of the whole TU.
+
+    Plans go to the functions with flagged sites only (PARCOACH Alg. 2), or with
+    ``everything`` to every function with a collective event: then a check runs
+    before every collective and at every exit, so that every correct program tests
+    the rewriting and the checker (MPICC_WRAP_INSTRUMENT=all)."""
     text = plans.Text(state.tu.text)
     result = TUAnalysis([], [], dict(state.summaries), Stats(functions=len(state.cfgs)))
     for name in sorted(state.cfgs, key=lambda f: state.graph.defs[f].decl.coord.line):
@@ -330,7 +370,7 @@ def collect(state: _TU) -> TUAnalysis:
         result.deferred += _deferred(fn, state, events)
         result.stats.collective_sites += sum(1 for n in events if fn.callee[n].kind == "mpi")
         result.stats.flagged_sites += len(flags)
-        if flags:
+        if flags or (everything and events):
             plan = fn.plan(events, flags)
             result.plans.append(plan)
             result.stats.functions_instrumented += 1

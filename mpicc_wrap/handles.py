@@ -203,3 +203,22 @@ def display(expr_text: str, names: dict[str, str]) -> str:
             pattern = r"(?<!\w)" + r"\s*".join(map(re.escape, k)) + r"(?!\w)"
             text = re.sub(pattern, names[k], text)
     return text
+
+
+# ``&`` applied to a whole postfix lvalue (``c``, ``s->c``, ``comms[i]``, ``a.b[j].c``):
+# dropping the ``&`` gives exactly the object it points to.
+_ADDRESS_OF_LVALUE = re.compile(
+    r"&\s*([A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*|\s*\[[^\[\]]*\])*)")
+
+
+def pointee(pointer_text: str) -> str:
+    """C expression of the object ``pointer_text`` (a pointer expression) points to.
+
+    Used for a handle passed by pointer (``MPI_Comm_free(comm)``): ``&c`` gives ``c``
+    and ``&comms[i]`` gives ``comms[i]`` (the address-of of a plain lvalue, so the
+    result names the object the program itself passes); any other expression gives
+    ``(*(EXPR))``, correct whatever it is (``comm``, ``p->pcomm``, ``&a[0] + i``,
+    a cast, a call).  Never a guess from the text: when unsure, dereference."""
+    text = " ".join(pointer_text.split())
+    m = _ADDRESS_OF_LVALUE.fullmatch(text)
+    return m.group(1) if m else f"(*({text}))"

@@ -173,14 +173,6 @@ def split_args(call: str) -> list[str]:
     return [*args, tail] if tail or args else []
 
 
-def _deref(comm: str) -> str:
-    """The communicator itself for ``&comm`` (MPI_Comm_free and other destructors take
-    its address); unary ``&`` binds to the whole following operand, so dropping it is
-    exact."""
-    comm = comm.strip()
-    return comm[1:].strip() if comm.startswith("&") else comm
-
-
 def _cond_text(conditions: list[Condition]) -> str:
     seen = dict.fromkeys(f"{c.loc.file}:{c.loc.line}" for c in conditions)
     return ", ".join(seen)
@@ -240,12 +232,14 @@ class FunctionRewriter:
 
     def comm_name(self, comm: str) -> str:
         """How the user wrote the communicator (MPI_COMM_WORLD, not its expansion)."""
-        return handles.display(_deref(comm), self.rw.tu.handle_names)
+        return handles.display(comm, self.rw.tu.handle_names)
 
     @staticmethod
     def comm_expr(comm: str) -> str:
-        """A C expression valid in the preprocessed text for the communicator."""
-        comm = _deref(comm)
+        """A C expression valid in the preprocessed text for the communicator handle
+        ``comm`` (already the handle itself: a handle passed by pointer was
+        dereferenced by the analysis, ``Site.comm``)."""
+        comm = comm.strip()
         return PREDEFINED_COMMS.get(comm, comm)
 
     def define(self, name: str, comm_name: str, loc_file: str, line: int, cond: str,
@@ -283,9 +277,18 @@ class FunctionRewriter:
                 return given
             return args[index] if index is not None and index < len(args) else None
 
-        comm = site.comm or arg(entry.comm if entry else None) or (self.comms or [""])[0]
+        if entry is not None and entry.handle != "comm":
+            return "", ""  # a window or file handle is no communicator: not checked
+        given = arg(entry.comm if entry else None)
+        if entry is not None and entry.comm is not None and given:
+            given = entry.handle_arg(entry.comm, given)
+        # A call whose communicator is unknown here (through a pointer, a callee's own
+        # ctx->comm) is checked on the function's first exit communicator only when
+        # the analysis flagged it: unflagged (MPICC_WRAP_INSTRUMENT=all), a check on
+        # another communicator could pair with nothing on ranks that do not call it.
+        comm = site.comm or given or ((self.comms or [""])[0] if site.flagged else "")
         if not comm:
-            raise AnalysisSkipped(f"instrumentation: no communicator for {site.name}")
+            return "", ""
         name, comm = self.comm_name(comm), self.comm_expr(comm)
         root = arg(entry.root, site.root) if entry else None
         op = arg(entry.op, site.op) if entry else None
@@ -295,7 +298,8 @@ class FunctionRewriter:
         checks |= CHECK_SIZE if count and dtype else 0
         display = kind.display(site)
         var = self.define(display, name, site.loc.file, site.loc.line,
-                          _cond_text(site.conditions), site.flagged, color(display), checks)
+                          _cond_text(site.conditions), site.flagged,
+                          color(site.first or display), checks)
         return wrap(kind.template, comm=comm, var=var, root=root or NO_ROOT,
                     op=op or "(MPI_Op)0", count=count if checks & CHECK_SIZE else "-1L",
                     type=dtype if checks & CHECK_SIZE else "(MPI_Datatype)0")

@@ -121,6 +121,10 @@ class Site:
     size: str | None = None  # C expression giving a per-rank data-size signature
     datatype: str | None = None  # C expression of the datatype argument (size = count)
     flagged: bool = False  # True when the static analysis warned about this site
+    # For a call whose callee runs a fixed collective sequence: its first collective.
+    # The check compares that, not the callee's name, so two helpers that both run
+    # MPI_Barrier first agree (the analysis already treats them as equal).
+    first: str = ""
     conditions: list[Condition] = field(default_factory=list)
 
 

@@ -90,11 +90,16 @@ def preprocess_command(compiler: list[str], inv: Invocation, source: Arg, out: s
 
 
 def compile_rewritten_command(compiler: list[str], inv: Invocation, text_path: str,
-                              out: str) -> list[str]:
+                              out: str | None, extra: tuple[str, ...] = (),
+                              drop: frozenset[str] = frozenset()) -> list[str]:
     """Compile rewritten preprocessed text: preprocessor and dependency flags dropped,
-    line markers in the text keep messages and debug info on the user's file."""
-    return [*compiler, *words(inv, COMPILE_KINDS), MODE_FLAG[inv.mode],
-            "-x", "cpp-output", text_path, "-o", out]
+    line markers in the text keep messages and debug info on the user's file.
+    ``out`` None: only check it (-fsyntax-only); ``extra`` flags go last (the type
+    net of ``netcompile``), the user's words in ``drop`` are left out."""
+    user = [w for w in words(inv, COMPILE_KINDS) if w not in drop]
+    mode = [MODE_FLAG[inv.mode]] if out is not None else ["-fsyntax-only"]
+    output = ["-o", out] if out is not None else []
+    return [*compiler, *user, *mode, "-x", "cpp-output", text_path, *output, *extra]
 
 
 def compile_original_command(compiler: list[str], inv: Invocation, source: Arg, out: str,

@@ -26,7 +26,7 @@ import subprocess
 import sys
 from typing import Any, TextIO
 
-from mpicc_wrap import cmdline, stage, summaries
+from mpicc_wrap import cmdline, netcompile, stage, summaries
 from mpicc_wrap import compiler as cc
 from mpicc_wrap import preprocess as pp
 from mpicc_wrap.cmdline import Arg, Invocation
@@ -140,8 +140,10 @@ def _compile(info: dict[str, Any], external: dict[str, FunctionSummary],
     rewritten = os.path.join(workdir, "tu-rewritten.i")
     with open(rewritten, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(result.text)
-    _run(pp.compile_rewritten_command(compiler, inv, rewritten, obj),
-         "instrumented code did not compile")
+    code, err = netcompile.compile_rewritten(compiler, inv, rewritten, text_path, obj)
+    if code != 0:
+        raise CannotRelink("instrumented code did not compile: " + _first_line(err)
+                           if err.strip() else "instrumented code did not compile")
     if options.debug:
         print(f"mpicc-wrap: debug: re-instrumented {info['given']} at link time",
               file=sys.stderr)

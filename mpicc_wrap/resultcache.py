@@ -2,7 +2,7 @@
 parsing and analysis (the dominant per-TU cost after Python start-up).
 
 Key: sha256 of the preprocessed text, the TU name, the compiler command, the visible
-external summaries of functions named in the text, ``MPICC_WRAP_INSTRUMENT`` and a
+external summaries of functions named in the text, ``MPICC_WRAP_INSTRUMENT`` (0, 1, all) and a
 fingerprint of this tool's own code.  Value: the ``TUAnalysis`` *before* diagnostics
 were printed, the rewritten text and the main file name (pickled, zlib-compressed).
 Printing is not cached: on a hit the stage re-runs ``diagnostics.emit``, so warnings,
@@ -87,8 +87,8 @@ def key(pp_text: str, source: str, compiler: list[str], options: Options,
     digest = hashlib.sha256(FORMAT)
     digest.update(tool_fingerprint())
     visible = repr(sorted(relevant(pp_text, external).items()))
-    for part in (source, "\0".join(compiler), str(options.instrument),
-                 str(options.exit_divergence), visible):
+    mode = f"{options.instrument}/{options.instrument_all}/{options.exit_divergence}"
+    for part in (source, "\0".join(compiler), mode, visible):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0\1")
     digest.update(pp_text.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()

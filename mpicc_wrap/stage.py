@@ -119,7 +119,8 @@ def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
     from mpicc_wrap.resultcache import Entry
 
     tu = frontend.parse(pp_text, source, compiler, options)
-    result = analysis.analyse(tu, external, exit_divergence=options.exit_divergence)
+    result = analysis.analyse(tu, external, exit_divergence=options.exit_divergence,
+                              everything=options.instrument_all)
     pristine = _copy(result) if snapshot else None
     errors = diagnostics.emit(tu, result, options, warning_flags, out)
     text = None

@@ -29,7 +29,9 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_STRICT", "0", "1: an analysis that cannot run is an error, not a note"),
     Switch("MPICC_WRAP_DEBUG", "0", "1: show Python tracebacks and keep temporary files"),
     Switch("MPICC_WRAP_WERROR", "0", "1: mpicc-wrap warnings are errors (like -Werror=mpi-*)"),
-    Switch("MPICC_WRAP_INSTRUMENT", "1", "0: warn only, do not insert run-time checks"),
+    Switch("MPICC_WRAP_INSTRUMENT", "1", "0: warn only, do not insert run-time checks; "
+           "all: check every collective and exit of every function, flagged or not (a test "
+           "mode: a correct program must run exactly as with plain mpicc)"),
     Switch("MPICC_WRAP_REPORT", "", "append a JSON report of findings and statistics to this file"),
     Switch("MPICC_WRAP_SARIF", "", "write a SARIF 2.1.0 report of findings to this file"),
     Switch("MPICC_WRAP_STATS", "0", "1: print per-TU statistics (collective sites, flagged, ...)"),
@@ -74,6 +76,7 @@ class Options:
     debug: bool = False
     werror: bool = False
     instrument: bool = True
+    instrument_all: bool = False  # MPICC_WRAP_INSTRUMENT=all
     report: str = ""
     sarif: str = ""
     stats: bool = False
@@ -92,6 +95,7 @@ class Options:
             debug=_flag(e, "MPICC_WRAP_DEBUG", "0"),
             werror=_flag(e, "MPICC_WRAP_WERROR", "0"),
             instrument=_flag(e, "MPICC_WRAP_INSTRUMENT", "1"),
+            instrument_all=e.get("MPICC_WRAP_INSTRUMENT", "").strip().lower() == "all",
             report=e.get("MPICC_WRAP_REPORT", ""),
             sarif=e.get("MPICC_WRAP_SARIF", ""),
             stats=_flag(e, "MPICC_WRAP_STATS", "0"),

@@ -57,8 +57,11 @@ def test_entry_matches_mpi_h(name: str) -> None:
     for idx in f.rank_outputs + f.shared_outputs:
         assert idx < len(params) and "*" in _param_type(params[idx]), (name, idx, params)
     if f.comm is not None:
-        want = _HANDLE_TYPES[f.handle] + ("*" if f.handle_ptr else "")
+        want = _HANDLE_TYPES[f.handle] + ("*" if f.comm in f.handle_ptrs else "")
         assert _param_type(params[f.comm]) == want, (name, params[f.comm])
+    for idx in f.handle_ptrs:  # a pointer to a handle, and nothing else
+        assert _param_type(params[idx]) in {t + "*" for t in _HANDLE_TYPES.values()}, (
+            name, idx, params[idx])
     if f.root is not None:
         assert _param_type(params[f.root]) == "int"
     if f.op is not None:
@@ -101,6 +104,9 @@ def test_kinds_and_collectiveness() -> None:
     assert entry("MPI_Abort").kind == "abort"
     assert entry("MPI_Win_fence").handle == "win"
     assert entry("MPI_File_write_at_all").handle == "file"
+    for name in ("MPI_Comm_free", "MPI_Comm_disconnect", "MPI_Win_free", "MPI_File_close"):
+        assert entry(name).handle_ptrs == (0,), name
+    assert entry("MPI_Barrier").handle_ptrs == ()
     assert entry("MPI_Send").kind == "p2p-send" and not entry("MPI_Send").is_collective
     assert entry("MPI_Wait").kind == "wait"
     assert entry("MPI_Comm_rank").rank_outputs == (1,)
@@ -124,3 +130,16 @@ def test_rank_sources_and_noreturn() -> None:
     assert catalogue.rank_source("getenv") is None
     assert catalogue.is_rank_env("PMI_RANK") and not catalogue.is_rank_env("HOME")
     assert {"exit", "abort", "MPI_Abort"} <= catalogue.NORETURN_FUNCTIONS
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("&c", "c"), ("& c", "c"), ("&comms[i]", "comms[i]"), ("&s->comm", "s->comm"),
+    ("&a.b[2].c", "a.b[2].c"), ("comm", "(*(comm))"), ("p->pcomm", "(*(p->pcomm))"),
+    ("&comms[0] + i", "(*(&comms[0] + i))"), ("&(c)", "(*(&(c)))"),
+    ("get_comm()", "(*(get_comm()))"), ("(MPI_Comm *) p", "(*((MPI_Comm *) p))"),
+])
+def test_handle_passed_by_pointer_is_dereferenced(text: str, value: str) -> None:
+    """A check reads the handle a destructor is given the address of, never the
+    pointer itself (MPI_Comm_free(comm) with ``MPI_Comm *comm``)."""
+    assert entry("MPI_Comm_free").handle_arg(0, text) == value
+    assert entry("MPI_Barrier").handle_arg(0, text) == text

@@ -201,13 +201,38 @@ def test_root_and_size_checked_for_bcast(tu: ParsedTU) -> None:
 def test_call_and_noreturn_kinds(tu: ParsedTU) -> None:
     plan = make_plan(tu, "int f(int rank)")
     call = plan.sites[0]
-    plan.sites = [Site("call", "helper", "f", "", call.start, call.end, call.loc),
+    plan.sites = [Site("call", "helper", "f", "", call.start, call.end, call.loc,
+                       flagged=True),
                   Site("noreturn", "exit", "f", "", call.start, call.end, call.loc)]
     out = instrument.rewrite(tu, [plan])
     assert ("(mpiccwrap_cc(((MPI_Comm)0x44000000), &mpiccwrap__s1, -1000000, (MPI_Op)0, -1L, "
             "(MPI_Datatype)0), (mpiccwrap_cc_exit(((MPI_Comm)0x44000000), &mpiccwrap__s2), "
             "MPI_Barrier(((MPI_Comm)0x44000000))))") in out
     assert f'{instrument.color("helper()")}, "helper()"' in out
+
+
+def test_call_with_unknown_communicator_is_not_checked(tu: ParsedTU) -> None:
+    """An unflagged call site whose communicator the analysis could not name gets no
+    check: a check on some other communicator would pair with nothing on the ranks
+    of that communicator that do not make the call.  (Flagged, it is checked on the
+    function's first exit communicator: test_call_and_noreturn_kinds.)"""
+    plan = make_plan(tu, "int f(int rank)")
+    call = plan.sites[0]
+    plan.sites = [Site("call", "helper", "f", "", call.start, call.end, call.loc)]
+    out = instrument.rewrite(tu, [plan])
+    body = function_text(out, "int f(int rank)")
+    assert "mpiccwrap_cc(" not in body and "mpiccwrap_cc_exit(" in body
+
+
+def test_call_with_fixed_sequence_is_coloured_by_its_first_collective(tu: ParsedTU) -> None:
+    """leader_sync() and worker_sync(), each running MPI_Barrier, are the same to the
+    analysis; their checks must agree too (else a correct program is aborted)."""
+    plan = make_plan(tu, "int f(int rank)")
+    call = plan.sites[0]
+    plan.sites = [Site("call", "leader_sync", "f", "((MPI_Comm)0x44000000)", call.start,
+                       call.end, call.loc, first="MPI_Barrier")]
+    out = instrument.rewrite(tu, [plan])
+    assert f'{instrument.color("MPI_Barrier")}, "leader_sync()"' in out
 
 
 def test_communicator_spellings_are_normalised(tu: ParsedTU) -> None:
@@ -217,7 +242,7 @@ def test_communicator_spellings_are_normalised(tu: ParsedTU) -> None:
     ret = out.splitlines()[plan.exits[0].start.line - 1]
     assert ret == "  { mpiccwrap_cc_exit((MPI_Comm) 0x44000000, &mpiccwrap__s2); return rank; }"
     plan.sites[0].comm = "MPI_COMM_WORLD"  # named by the analysis (e.g. for MPI_Finalize)
-    plan.comms = ["&sub"]  # a destructor's argument
+    plan.comms = ["sub"]  # MPI_Comm_free(&sub): the analysis hands over the handle
     out = instrument.rewrite(tu, [plan])
     assert "(mpiccwrap_cc(mpiccwrap_comm_world(), &mpiccwrap__s1," in out
     assert "mpiccwrap_cc_exit(sub, &mpiccwrap__s2); return rank; }" in out
