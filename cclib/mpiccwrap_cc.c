@@ -11,7 +11,8 @@
  * every rank's site identity gathered to rank 0, which prints one report and aborts.
  *
  * Checks are skipped (the function returns at once) when MPI is not initialised or
- * already finalised, when comm is MPI_COMM_NULL or an intercommunicator (whose
+ * already finalised, when comm is not a live communicator (freed, never set:
+ * mpiccwrap_comms.c), when it is MPI_COMM_NULL or an intercommunicator (whose
  * collectives pair two groups with legitimately different roots), and when the
  * environment variable MPICC_WRAP_CHECK is 0/no/off/false (read once).
  *
@@ -112,7 +113,7 @@ static int mw_active(MPI_Comm comm)
     if (!flag)
         return 0;
     MPI_Finalized(&flag);
-    if (flag)
+    if (flag || !mpiccwrap_comm_live(comm)) /* freed or never set: never touch it */
         return 0;
     MPI_Comm_test_inter(comm, &flag);
     return !flag;

@@ -43,4 +43,8 @@ extern MPI_Comm mpiccwrap_comm_self(void);
 extern MPI_Comm mpiccwrap_comm_null(void);
 /* END mpiccwrap declarations */
 
+/* 1 if comm is MPI_COMM_WORLD, MPI_COMM_SELF or a communicator an MPI constructor
+ * returned and no destructor freed since (mpiccwrap_comms.c); checks skip others. */
+int mpiccwrap_comm_live(MPI_Comm comm);
+
 #endif
