@@ -63,6 +63,20 @@ class MPIFunc:
         """The blocking collective name used to match variants (itself if none)."""
         return self.base or self.name
 
+    @property
+    def size_equal(self) -> bool:
+        """True when MPI requires the data size (count x type size) to be equal on every
+        rank: its whole family (blocking, I-, _init and _c forms) does."""
+        return self.family in SIZE_EQUAL_FAMILIES and self.count is not None
+
+
+# Collectives whose data size MPI requires to be equal on every rank; elsewhere
+# (Gather, Scatter, Alltoallv, ...) sizes differ legitimately.
+SIZE_EQUAL_FAMILIES = frozenset({
+    "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Scan", "MPI_Exscan",
+    "MPI_Reduce_scatter_block",
+})
+
 
 COLLECTIVE_KINDS = frozenset(
     {"collective", "nonblocking", "persistent", "neighbor", "constructor", "destructor",

@@ -35,14 +35,6 @@ CHECK_ROOT, CHECK_OP, CHECK_SIZE = 1, 2, 4  # MPICCWRAP_CHECK_* in the header
 NO_ROOT = "-1000000"  # MPICCWRAP_NO_ROOT
 _MARK = "\x00"  # stands for the original text while a template renders
 
-# Collectives whose data size (count x type size) MPI requires to be equal on every
-# rank; elsewhere (Gather, Scatter, Alltoallv, ...) sizes differ legitimately.
-SIZE_EQUAL = frozenset({
-    "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Scan", "MPI_Exscan",
-    "MPI_Reduce_scatter_block", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Iscan",
-    "MPI_Iexscan", "MPI_Ireduce_scatter_block",
-})
-
 # Communicators the analysis names by their handle (no C expression in the source,
 # e.g. MPI_Finalize acts on MPI_COMM_WORLD): the runtime hands them out.
 PREDEFINED_COMMS = {
@@ -292,7 +284,7 @@ class FunctionRewriter:
         name, comm = self.comm_name(comm), self.comm_expr(comm)
         root = arg(entry.root, site.root) if entry else None
         op = arg(entry.op, site.op) if entry else None
-        count = arg(entry.count) if entry and site.name in SIZE_EQUAL else None
+        count = arg(entry.count) if entry and entry.size_equal else None
         dtype = arg(entry.datatype) if entry and count else None
         checks = (CHECK_ROOT if root else 0) | (CHECK_OP if op else 0)
         checks |= CHECK_SIZE if count and dtype else 0
