@@ -92,10 +92,12 @@ def frontiers(succs: Graph, ipdom: dict[int, int]) -> dict[int, set[int]]:
     return result
 
 
-def postdominated(succs: Graph, exit_node: int, group: Iterable[int]) -> set[int]:
-    """Nodes from which every path to exit meets ``group`` (the set relation)."""
+def postdominated(succs: Graph, exit_node: int, group: Iterable[int],
+                  preds: Graph | None = None) -> set[int]:
+    """Nodes from which every path to exit meets ``group`` (the set relation);
+    ``preds`` is ``reverse(succs)`` when the caller already has it."""
     members = set(group)
-    preds = reverse(succs)
+    preds = reverse(succs) if preds is None else preds
     escape = set() if exit_node in members else {exit_node}
     stack = list(escape)
     while stack:
@@ -106,19 +108,22 @@ def postdominated(succs: Graph, exit_node: int, group: Iterable[int]) -> set[int
     return {n for n in succs if n not in escape} | members
 
 
-def pdf_set(succs: Graph, exit_node: int, group: Iterable[int]) -> set[int]:
+def pdf_set(succs: Graph, exit_node: int, group: Iterable[int],
+            preds: Graph | None = None) -> set[int]:
     """PDF(U) for a set U (PARCOACH §3.1)."""
-    covered = postdominated(succs, exit_node, group)
+    covered = postdominated(succs, exit_node, group, preds)
     return {v for v, ss in succs.items()
             if v not in covered and any(w in covered for w in ss)}
 
 
-def pdf_plus(succs: Graph, exit_node: int, group: Iterable[int]) -> set[int]:
+def pdf_plus(succs: Graph, exit_node: int, group: Iterable[int],
+             preds: Graph | None = None) -> set[int]:
     """Iterated postdominance frontier PDF+(U): the closure X = PDF(U ∪ X)."""
     base = set(group)
+    preds = reverse(succs) if preds is None else preds
     result: set[int] = set()
     while True:
-        new = pdf_set(succs, exit_node, base | result)
+        new = pdf_set(succs, exit_node, base | result, preds)
         if new <= result:
             return result
         result |= new

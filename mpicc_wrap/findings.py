@@ -57,7 +57,7 @@ class _Function:
     def flags(self, events: Events) -> Flags:
         """Sites whose cluster's PDF+ holds a rank-dependent condition."""
         result: Flags = {}
-        for cl in static_pass(self.cfg, events):
+        for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None):
             conds = [v for v in sorted(cl.frontier) if self.reason(v)]
             for site in cl.sites if conds else []:
                 for v in conds:

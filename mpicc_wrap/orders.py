@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mpicc_wrap.cfg import CFG
-from mpicc_wrap.dominance import Graph, pdf_plus, postdominated
+from mpicc_wrap.dominance import Graph, pdf_plus, postdominated, reverse
 
 Events = dict[int, list[str]]  # node -> collective tokens it executes, in order
 MAX_SEQUENCE = 64  # longer fixed sequences are not summarised (precision, not soundness)
@@ -189,8 +189,13 @@ def execution_orders(region: Region, events: Events) -> dict[int, int]:
     return order
 
 
-def clusters(region: Region, events: Events) -> list[Cluster]:
-    """Algorithm 1 lines 4-9: every C(r, c) and its PDF+ (possibly empty)."""
+def clusters(region: Region, events: Events,
+             decides: Callable[[int], bool] | None = None) -> list[Cluster]:
+    """Algorithm 1 lines 4-9: every C(r, c) and its PDF+ (possibly empty).
+
+    With ``decides`` (the branch nodes whose condition matters: rank-dependent ones),
+    a cluster that no such node can reach gets an empty PDF+ without computing it:
+    PDF+(U) holds only nodes that reach U, so it could hold none of them."""
     order = execution_orders(region, events)
     groups: dict[tuple[int, str], list[int]] = {}
     for n in sorted(region.succs):
@@ -200,14 +205,37 @@ def clusters(region: Region, events: Events) -> list[Cluster]:
             groups.setdefault((order[n] + j, token), []).append(n)
     # A collective in a loop runs as many times as the loop iterates: the branches
     # that may leave the loop decide it too (PARCOACH §3.1 blames the loop header).
-    return [Cluster(r, name, sites, pdf_plus(region.succs, region.exit, sites)
-                    | region.exits, region)
-            for (r, name), sites in sorted(groups.items())]
+    reached = _downstream(region, decides) if decides is not None else None
+    preds = reverse(region.succs)
+    result = []
+    for (r, name), sites in sorted(groups.items()):
+        if reached is None or reached.intersection(sites):
+            frontier = pdf_plus(region.succs, region.exit, sites, preds)
+        else:
+            frontier = set()
+        result.append(Cluster(r, name, sites, frontier | region.exits, region))
+    return result
 
 
-def static_pass(cfg: CFG, events: Events) -> list[Cluster]:
-    """Algorithm 1 on the function and on each loop: clusters with a non-empty PDF+."""
-    return [c for region in regions(cfg) for c in clusters(region, events) if c.frontier]
+def _downstream(region: Region, decides: Callable[[int], bool]) -> set[int]:
+    """Nodes reachable from a branch node of the region for which ``decides`` holds."""
+    starts = [n for n, ss in region.succs.items() if len(set(ss)) > 1 and decides(n)]
+    seen = set(starts)
+    stack = list(starts)
+    while stack:
+        for s in region.succs.get(stack.pop(), ()):
+            if s not in seen:
+                seen.add(s)
+                stack.append(s)
+    return seen
+
+
+def static_pass(cfg: CFG, events: Events,
+                decides: Callable[[int], bool] | None = None) -> list[Cluster]:
+    """Algorithm 1 on the function and on each loop: clusters with a non-empty PDF+
+    (see ``clusters`` for ``decides``)."""
+    return [c for region in regions(cfg) for c in clusters(region, events, decides)
+            if c.frontier]
 
 
 def diverging_successors(cluster: Cluster, node: int) -> tuple[int, int] | None:

@@ -56,3 +56,19 @@ def test_fixed_sequence() -> None:
     assert fixed_sequence(g, events_of(g, "a")) is None
     g = build("if (r) exit(1); a();")
     assert fixed_sequence(g, events_of(g, "a")) == ["a"]
+
+
+def test_clusters_no_deciding_branch_reaches_are_not_computed() -> None:
+    """PDF+(U) holds only nodes that reach U: with ``decides`` naming the branches
+    whose condition matters, clusters none of them reaches get an empty PDF+ (exact,
+    and it spares the PDF+ of most clusters of a large function)."""
+    region = Region({0: [1], 1: [2, 5], 2: [3, 4], 3: [5], 4: [5], 5: [6, 7], 6: [8],
+                     7: [8], 8: [9], 9: []}, 0, 9)
+    events = {3: ["B"], 6: ["C"]}
+    full = {c.name: c.frontier for c in clusters(region, events)}
+    assert full == {"B": {2, 1}, "C": {5}}
+    # Only branch 5 decides: C's PDF+ is computed, B (which 5 cannot reach) is skipped.
+    pruned = {c.name: c.frontier for c in clusters(region, events, lambda n: n == 5)}
+    assert pruned == {"B": set(), "C": {5}}
+    # Branch 1 decides and reaches everything: nothing is pruned.
+    assert {c.name: c.frontier for c in clusters(region, events, lambda n: n == 1)} == full
