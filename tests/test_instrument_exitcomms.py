@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from analysis_helpers import parse_source
-from mpirun import Run, mpiexec, run, tool
+from mpirun import Run, mpicc, mpiexec, run, tool
+from mpirun import compiler as mpirun_compiler
 
 from mpicc_wrap import handles, instrument
 from mpicc_wrap.analysis import analyse
@@ -186,7 +187,7 @@ def test_rewritten_tu_compiles_with_warnings_as_errors(parsed: ParsedTU, result:
                                                        tmp_path: Path) -> None:
     src = tmp_path / "rewritten.i"
     src.write_text(instrument.rewrite(parsed, result.plans))
-    res = run([tool("mpicc"), "-Wall", "-Wextra", "-Werror", "-c", str(src),
+    res = run([*mpicc(), "-Wall", "-Wextra", "-Werror", "-c", str(src),
                "-o", str(tmp_path / "rewritten.o")], timeout=120)
     assert res.returncode == 0, res.output
 
@@ -247,8 +248,8 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def compile_with(compiler: str, name: str, source: str, tmp: Path, cache: Path) -> Path:
     src, exe = tmp / f"{name}.c", tmp / f"{name}-{Path(compiler).name}"
     src.write_text(source)
-    res = run([tool(compiler), "-Wall", "-Wextra", str(src), "-o", str(exe)], timeout=180,
-              env={"MPICC_WRAP_CACHE": str(cache)})
+    res = run([*mpirun_compiler(compiler), "-Wall", "-Wextra", str(src), "-o", str(exe)],
+              timeout=180, env={"MPICC_WRAP_CACHE": str(cache)})
     assert res.returncode == 0, res.output
     # the analysis warns; the rewritten code itself must draw no compiler warning
     compiler_warnings = [line for line in res.stderr.splitlines()
