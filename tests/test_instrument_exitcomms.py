@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from analysis_helpers import parse_source
-from mpirun import Run, mpicc, mpiexec, run, tool
+from mpirun import Run, mpicc, mpiexec, rank_lines, run, tool
 from mpirun import compiler as mpirun_compiler
 
 from mpicc_wrap import handles, instrument
@@ -286,8 +286,9 @@ def test_clean_program_runs_like_plain_mpicc(built: dict[str, Path], name: str,
     wrapped = mpiexec(built[name], nprocs, timeout=60)
     assert not wrapped.timed_out and wrapped.returncode == 0, wrapped.output
     assert "DYNAMIC-CHECK" not in wrapped.output
-    assert sorted(wrapped.stdout.splitlines()) == sorted(plain.stdout.splitlines())
-    assert len(wrapped.stdout.splitlines()) == nprocs * 2
+    assert rank_lines(wrapped.stdout) == rank_lines(plain.stdout)
+    assert {rank for rank, _ in rank_lines(wrapped.stdout)} == set(range(nprocs))
+    assert len(rank_lines(wrapped.stdout)) == nprocs * 2
 
 
 @pytest.mark.mpi
