@@ -172,6 +172,8 @@ int main(int argc, char **argv) {
   if (argc > 1 && rank % 2 == 1 && sub_rank == 0)
     (mpiccwrap_cc(sub, &barrier, NOARGS), MPI_Barrier(sub));
   if (argc > 1 && rank % 2 == 1) mpiccwrap_cc_exit(sub, &leave);
+  MPI_Barrier(W);  /* nobody finalizes before the abort: Open MPI 4.1's mpiexec may crash
+                      or hang when MPI_Abort follows other ranks' MPI_Finalize */
   printf("%d done\n", rank);
   MPI_Comm_free(&sub);
   MPI_Finalize();
