@@ -7,11 +7,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import mpirun
+
 from mpicc_wrap import frontend
 from mpicc_wrap.model import ParsedTU
 from mpicc_wrap.switches import Options
 
-MPICC = "/work/venv/bin/mpicc"
 OPTIONS = Options(cache=str(Path(tempfile.gettempdir()) / "mpicc-wrap-analysis-tests"))
 
 
@@ -19,11 +20,11 @@ def preprocess(source: str, name: str = "src.c") -> str:
     """Run ``mpicc -E`` on ``source`` saved as ``name`` in a temporary directory."""
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / name).write_text(source)
-        out = subprocess.run([MPICC, "-E", name], capture_output=True, text=True,
+        out = subprocess.run([*mpirun.mpicc(), "-E", name], capture_output=True, text=True,
                              timeout=60, check=True, cwd=tmp)
     return out.stdout
 
 
 def parse_source(source: str, name: str = "src.c") -> ParsedTU:
     """Preprocess and parse ``source`` as the file ``name``."""
-    return frontend.parse(preprocess(source, name), name, [MPICC], OPTIONS)
+    return frontend.parse(preprocess(source, name), name, mpirun.mpicc(), OPTIONS)

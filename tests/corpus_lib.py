@@ -161,16 +161,16 @@ def build(program: Program, compiler: str, outdir: Path,
     """
     outdir.mkdir(parents=True, exist_ok=True)
     exe = outdir / program.name
-    cc = mpirun.tool(compiler) if "/" not in compiler else compiler
+    cc = mpirun.compiler(compiler) if "/" not in compiler else [compiler]
     flags = ["-O0", *(extra or [])]
     steps: list[list[str]] = []
     if len(program.sources) == 1 and program.path.is_file():
-        steps.append([cc, *flags, str(program.sources[0]), "-o", str(exe)])
+        steps.append([*cc, *flags, str(program.sources[0]), "-o", str(exe)])
     else:
         objects = [outdir / (src.stem + ".o") for src in program.sources]
-        steps += [[cc, *flags, "-c", str(src), "-o", str(obj)]
+        steps += [[*cc, *flags, "-c", str(src), "-o", str(obj)]
                   for src, obj in zip(program.sources, objects, strict=True)]
-        steps.append([cc, *flags, *map(str, objects), "-o", str(exe)])
+        steps.append([*cc, *flags, *map(str, objects), "-o", str(exe)])
     outputs: list[str] = []
     log: list[str] = []
     for cmd in steps:

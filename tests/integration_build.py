@@ -7,6 +7,7 @@ leaves behind can be detected without racing other processes on the machine.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from pathlib import Path
 
@@ -31,6 +32,11 @@ def copy_projects(dest: Path) -> Path:
         shutil.copytree(INTEGRATION / name, root / name, ignore=ignore)
     shutil.copy2(INTEGRATION / "mpicc-wrap-toolchain.cmake", root)
     return root
+
+
+def plain_cc() -> str:
+    """The reference compiler for CC=: the MPI compiler of the run, as one word list."""
+    return shlex.join(mpirun.mpicc())
 
 
 def build_env(tmpdir: Path) -> dict[str, str]:

@@ -2,17 +2,28 @@
 
 Every job runs in its own process group with a timeout; on timeout the whole group
 (mpiexec, hydra proxies and ranks) is killed and the result says so.
+
+The MPI installation is found the way users find it: ``$MPICC_WRAP_CC`` if set, else
+the ``mpicc`` of the active environment (this interpreter's ``bin/``, then ``PATH``).
+The launcher is the ``mpiexec`` beside that compiler, with the same suffix
+(``mpicc.openmpi`` -> ``mpiexec.openmpi``).  Open MPI's ``--oversubscribe`` and, as
+root, ``--allow-run-as-root`` are added here, never in user-facing code.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+OPENMPI_CC = "mpicc.openmpi"  # Debian's name for Open MPI's compiler wrapper
 
 
 @dataclass
@@ -43,11 +54,81 @@ def tool(name: str) -> str:
     return found
 
 
+def search_path() -> str:
+    """PATH as the tests' child processes see it: the venv's bin/ first."""
+    return f"{bin_dir()}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def mpicc() -> list[str]:
+    """The MPI C compiler command: ``$MPICC_WRAP_CC`` (may carry arguments), else the
+    active environment's ``mpicc``; the program is resolved to an absolute path."""
+    command = shlex.split(os.environ.get("MPICC_WRAP_CC", "")) or ["mpicc"]
+    found = shutil.which(command[0], path=search_path())
+    if not found:
+        raise RuntimeError(f"MPI C compiler {command[0]!r} not found")
+    return [found, *command[1:]]
+
+
+@functools.cache
+def _launcher(compiler: str) -> tuple[str, ...]:
+    folder, name = os.path.split(compiler)
+    sibling = os.path.join(folder, name.replace("mpicc", "mpiexec", 1))
+    exe = sibling if "mpicc" in name and os.access(sibling, os.X_OK) else tool("mpiexec")
+    if not is_openmpi(exe):
+        return (exe,)
+    root = ("--allow-run-as-root",) if os.geteuid() == 0 else ()
+    return (exe, *root, "--oversubscribe")
+
+
+@functools.cache
+def is_openmpi(launcher: str) -> bool:
+    """True when ``launcher`` (an mpiexec) belongs to Open MPI."""
+    try:
+        out = subprocess.run([launcher, "--version"], capture_output=True, text=True,
+                             timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return bool(re.search(r"Open MPI|OpenRTE|open-mpi", out.stdout + out.stderr))
+
+
+def mpiexec_command() -> list[str]:
+    """The launcher matching :func:`mpicc`, with the options tests need."""
+    return list(_launcher(mpicc()[0]))
+
+
+def compiler(name: str) -> list[str]:
+    """Command for a compiler named in a test: ``"mpicc"`` is the MPI compiler of the
+    run (:func:`mpicc`), anything else a console tool (``"mpicc-wrap"``)."""
+    return mpicc() if name == "mpicc" else [tool(name)]
+
+
+def openmpi_compiler() -> str | None:
+    """Path of Open MPI's compiler wrapper, or None when Open MPI is not installed."""
+    return shutil.which(OPENMPI_CC)
+
+
+def rank_lines(stdout: str) -> set[tuple[int, str]]:
+    """Lines ``"<rank> <text>"`` of a run's stdout as (rank, text) pairs.
+
+    Tests never depend on the order in which mpiexec interleaves the ranks' output:
+    each rank prints its own line, prefixed by its rank, and tests compare sets.  A
+    line that does not start with a rank (two ranks' output run together) is kept as
+    (-1, line), so it shows up in the comparison instead of vanishing.
+    """
+    pairs = set()
+    for line in stdout.splitlines():
+        if not line.strip():
+            continue
+        m = re.fullmatch(r"(?:rank )?(\d+):? (.*)", line.strip())
+        pairs.add((int(m.group(1)), m.group(2)) if m else (-1, line))
+    return pairs
+
+
 def run(cmd: list[str], timeout: float = 120, cwd: str | Path | None = None,
         env: dict[str, str] | None = None, stdin: str | None = None) -> Run:
     """Run ``cmd`` in a new process group; kill the group on timeout."""
     full_env = dict(os.environ)
-    full_env["PATH"] = f"{bin_dir()}{os.pathsep}{full_env.get('PATH', '')}"
+    full_env["PATH"] = search_path()
     if env:
         full_env.update(env)
     proc = subprocess.Popen(
@@ -80,5 +161,15 @@ def _kill_group(pid: int) -> None:
 def mpiexec(exe: str | Path, nprocs: int, args: list[str] | None = None, timeout: float = 30,
             cwd: str | Path | None = None, env: dict[str, str] | None = None) -> Run:
     """Run an MPI program under ``mpiexec -n nprocs`` with a hard timeout."""
-    return run([tool("mpiexec"), "-n", str(nprocs), str(exe), *(args or [])],
+    return run([*mpiexec_command(), "-n", str(nprocs), str(exe), *(args or [])],
                timeout=timeout, cwd=cwd, env=env)
+
+
+def mpiexec_shim(folder: Path) -> Path:
+    """Write ``folder/mpiexec``, a script running :func:`mpiexec_command` (for scripts
+    such as examples/demo.sh that call plain ``mpiexec``); return ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "mpiexec"
+    script.write_text("#!/bin/sh\nexec " + shlex.join(mpiexec_command()) + ' "$@"\n')
+    script.chmod(0o755)
+    return folder

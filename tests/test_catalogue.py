@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 import pytest
-from mpirun import run, tool
+from mpirun import mpicc, run
 
 from mpicc_wrap import catalogue
 from mpicc_wrap.catalogue import CATALOGUE, lookup
@@ -19,7 +19,7 @@ _HANDLE_TYPES = {"comm": "MPI_Comm", "win": "MPI_Win", "file": "MPI_File"}
 @lru_cache(maxsize=1)
 def prototypes() -> dict[str, list[str]]:
     """{MPI function name: [declared parameter text, ...]} from mpicc -E of mpi.h."""
-    res = run([tool("mpicc"), "-E", "-"], stdin="#include <mpi.h>\n", timeout=60)
+    res = run([*mpicc(), "-E", "-"], stdin="#include <mpi.h>\n", timeout=60)
     assert res.returncode == 0, res.stderr
     text = _ATTR.sub("", re.sub(r"^#.*$", "", res.stdout, flags=re.M))
     protos: dict[str, list[str]] = {}

@@ -11,7 +11,7 @@ from mpicc_wrap import diagnostics
 from mpicc_wrap import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Pos
 from mpicc_wrap.switches import Options
-from tests.mpirun import run, tool
+from tests.mpirun import mpicc, run, tool
 
 MAIN = """\
 #include <mpi.h>
@@ -58,7 +58,7 @@ def objects(tmp: Path, helper_code: str = HELPER, collectives: bool = True
     paths = []
     for name, code in (("main", MAIN), ("helper", helper_code)):
         (tmp / f"{name}.c").write_text(code)
-        result = run([tool("mpicc"), "-c", f"{name}.c", "-o", f"{name}.o"], cwd=tmp)
+        result = run([*mpicc(), "-c", f"{name}.c", "-o", f"{name}.o"], cwd=tmp)
         assert result.returncode == 0, result.output
         paths.append(str(tmp / f"{name}.o"))
     S.store(paths[0], {}, [deferred_call()], Options())

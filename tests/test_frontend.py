@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mpirun import run, tool
+from mpirun import mpicc, run
 from pycparser import c_ast, c_generator
 
 from mpicc_wrap import frontend, handles, headercache
@@ -26,13 +26,13 @@ def options(tmp_path_factory: pytest.TempPathFactory) -> Options:
 
 def preprocess(tmp: Path, src: str, name: str = "src.c", flags: tuple[str, ...] = ()) -> str:
     (tmp / name).write_text(src)
-    res = run([tool("mpicc"), *flags, "-E", name], cwd=tmp, timeout=60)
+    res = run([*mpicc(), *flags, "-E", name], cwd=tmp, timeout=60)
     assert res.returncode == 0, res.stderr
     return res.stdout
 
 
 def parse(tmp: Path, src: str, options: Options, flags: tuple[str, ...] = ()) -> ParsedTU:
-    return frontend.parse(preprocess(tmp, src, flags=flags), "src.c", [tool("mpicc")], options)
+    return frontend.parse(preprocess(tmp, src, flags=flags), "src.c", mpicc(), options)
 
 
 def includes(*names: str) -> str:
@@ -249,7 +249,7 @@ def test_handle_names_display_mpi_constants(tmp_path: Path, options: Options) ->
 
 
 def test_handle_probe_skips_numbers_and_null(options: Options) -> None:
-    names = handles.handle_names([tool("mpicc")], options)
+    names = handles.handle_names(mpicc(), options)
     assert "MPI_ANY_SOURCE" not in names.values() and "MPI_BOTTOM" not in names.values()
     assert "MPI_COMM_SELF" in names.values()
     assert handles.handle_names(["/nonexistent/mpicc"], options) == {}

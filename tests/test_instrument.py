@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from mpirun import mpiexec, run, tool
+from mpirun import mpicc, mpiexec, rank_lines, run
 
 from mpicc_wrap import catalogue, instrument, runtime_build
 from mpicc_wrap.errors import AnalysisSkipped
@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (argc > 1 && argv[1][0] == 'f') f(rank);
   if (argc > 1 && argv[1][0] == 'h') h(rank);
-  printf("g %d helper %d\n", g(rank), helper(rank));
+  printf("%d g %d helper %d\n", rank, g(rank), helper(rank));
   MPI_Finalize();
   return 0;
 }
@@ -60,7 +60,7 @@ def preprocess(tmp: Path, source: str = PROGRAM) -> ParsedTU:
     """Preprocess with mpicc -E and build a ParsedTU (no AST: the rewriter needs none)."""
     src = tmp / "p.c"
     src.write_text(source)
-    res = run([tool("mpicc"), "-E", str(src)], timeout=60)
+    res = run([*mpicc(), "-E", str(src)], timeout=60)
     assert res.returncode == 0, res.output
     linemap: list[tuple[str, int]] = []
     file, line = str(src), 1
@@ -299,14 +299,14 @@ def test_declarations_come_from_the_header() -> None:
 @pytest.fixture(scope="module")
 def runtime_args(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     cache = tmp_path_factory.mktemp("cache")
-    return runtime_build.link_args([tool("mpicc")], Options(cache=str(cache)))
+    return runtime_build.link_args(mpicc(), Options(cache=str(cache)))
 
 
 def build(tmp: Path, text: str, args: list[str], name: str) -> Path:
     src = tmp / f"{name}.i"
     src.write_text(text)
     exe = tmp / name
-    res = run([tool("mpicc"), "-Wall", "-Wextra", "-Werror", str(src), *args, "-o", str(exe)],
+    res = run([*mpicc(), "-Wall", "-Wextra", "-Werror", str(src), *args, "-o", str(exe)],
               timeout=120)
     assert res.returncode == 0, res.output
     return exe
@@ -320,7 +320,8 @@ def test_rewritten_program_compiles_and_runs_like_the_original(
     checked = build(tmp_path, instrument.rewrite(tu, plans), runtime_args, "checked")
     outputs = [mpiexec(exe, 3, timeout=30) for exe in (plain, checked)]
     assert [r.returncode for r in outputs] == [0, 0], outputs[1].output
-    assert sorted(outputs[0].stdout.splitlines()) == sorted(outputs[1].stdout.splitlines())
+    assert rank_lines(outputs[1].stdout) == rank_lines(outputs[0].stdout)
+    assert rank_lines(outputs[0].stdout) == {(r, f"g 3 helper {2 * r}") for r in range(3)}
     assert outputs[1].stderr == ""
 
 

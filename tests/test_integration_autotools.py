@@ -7,7 +7,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from integration_build import build_env, check, copy_projects, mpi_warnings, run_program
+from integration_build import (
+    build_env,
+    check,
+    copy_projects,
+    mpi_warnings,
+    plain_cc,
+    run_program,
+)
 
 pytestmark = [
     pytest.mark.mpi,
@@ -16,9 +23,10 @@ pytestmark = [
 ]
 
 
-def _build(tmp_path: Path, cc: str) -> tuple[Path, str]:
-    """Configure and build a fresh copy with CC=cc; return it and the build output."""
-    root = copy_projects(tmp_path / cc)
+def _build(tmp_path: Path, name: str, cc: str) -> tuple[Path, str]:
+    """Configure and build a fresh copy (in ``tmp_path/name``) with CC=cc; return it and
+    the build output."""
+    root = copy_projects(tmp_path / name)
     project = root / "autotools-project"
     env = build_env(tmp_path / "tmp")
     output = check(["autoreconf", "-fi"], project, env).output
@@ -30,8 +38,8 @@ def _build(tmp_path: Path, cc: str) -> tuple[Path, str]:
 def test_configure_and_make_with_wrapper_matches_mpicc(tmp_path: Path) -> None:
     """configure's compiler probes (conftest, -E, --version...) pass through the
     wrapper, the build warns about nothing, and the program behaves the same."""
-    plain, _ = _build(tmp_path, "mpicc")
-    wrapped, output = _build(tmp_path, "mpicc-wrap")
+    plain, _ = _build(tmp_path, "mpicc", plain_cc())
+    wrapped, output = _build(tmp_path, "mpicc-wrap", "mpicc-wrap")
     assert "checking for MPI_Init... yes" in output
     assert "checking whether the C compiler works... yes" in output
     assert mpi_warnings(output) == []

@@ -4,6 +4,7 @@ project (integration/cmake-project, find_package(MPI) + MPI::MPI_C)."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import stat
 from pathlib import Path
@@ -58,7 +59,7 @@ def test_wrapper_prints_toolchain_path() -> None:
 def test_findmpi_interrogation_passes_through(flag: str) -> None:
     """FindMPI asks the MPI compiler for its flags (-show & co): through mpicc-wrap
     it must get mpicc's exact answer."""
-    plain = mpirun.run([mpirun.tool("mpicc"), flag], timeout=60)
+    plain = mpirun.run([*mpirun.mpicc(), flag], timeout=60)
     wrapped = mpirun.run([mpirun.tool("mpicc-wrap"), flag], timeout=60)
     assert plain.returncode == 0, plain.output
     assert (wrapped.returncode, wrapped.stdout) == (0, plain.stdout)
@@ -73,7 +74,7 @@ def test_toolchain_finds_wrapper_of_its_install_prefix(tmp_path: Path) -> None:
     shutil.copy2(TOOLCHAIN, installed)
     fake = prefix / "bin" / "mpicc-wrap"
     fake.parent.mkdir()
-    fake.write_text(f'#!/bin/sh\nexec "{mpirun.tool("mpicc")}" "$@"\n')
+    fake.write_text(f'#!/bin/sh\nexec {shlex.join(mpirun.mpicc())} "$@"\n')
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     root = copy_projects(tmp_path / "src")
     build = tmp_path / "build"
@@ -108,7 +109,7 @@ def test_cmake_build_with_wrapper_matches_mpicc(tmp_path: Path) -> None:
     root = copy_projects(tmp_path)
     plain = tmp_path / "build-mpicc"
     _configure_and_build(root, plain, tmp_path / "tmp",
-                         f"-DCMAKE_C_COMPILER={mpirun.tool('mpicc')}")
+                         f"-DCMAKE_C_COMPILER={mpirun.mpicc()[0]}")
     toolchain = mpirun.run([mpirun.tool("mpicc-wrap"), "--wrap-cmake-toolchain"], timeout=60)
     assert toolchain.returncode == 0, toolchain.output
     wrapped = tmp_path / "build-wrap"

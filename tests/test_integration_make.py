@@ -20,6 +20,7 @@ from integration_build import (
     copy_projects,
     leftover_temp,
     mpi_warnings,
+    plain_cc,
     run_program,
     tree_files,
 )
@@ -49,7 +50,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> str:
     """Stdout of the mpicc build, the output every other build must reproduce."""
     root = copy_projects(tmp_path_factory.mktemp("make-ref"))
     project = root / "make-project"
-    _make(project, root / "tmp", "-j2", cc="mpicc")
+    _make(project, root / "tmp", "-j2", cc=plain_cc())
     return run_program(project / "build" / "jacobi")
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 import os
+import shlex
 import subprocess
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import mpirun
 import pytest
 
 from mpicc_wrap import analysis, frontend, reports, resultcache, stage
@@ -18,14 +20,13 @@ from mpicc_wrap.model import FunctionSummary
 from mpicc_wrap.stage import StageResult
 from mpicc_wrap.switches import Options
 
-MPICC = "/work/venv/bin/mpicc"
 CORPUS = Path(__file__).parent / "corpus"
 BUGGY = "buggy_do_while_rank.c"
 WARNED_LINE = 13  # the MPI_Barrier line carrying the expect-warning annotation
 
 
 def preprocess(path: Path) -> str:
-    return subprocess.run([MPICC, "-E", path.name], capture_output=True, text=True,
+    return subprocess.run([*mpirun.mpicc(), "-E", path.name], capture_output=True, text=True,
                           timeout=60, check=True, cwd=path.parent).stdout
 
 
@@ -43,7 +44,7 @@ def options(tmp_path: Path, **changes: object) -> Options:
 def run(text: str, path: Path, opts: Options,
         external: dict[str, FunctionSummary] | None = None) -> tuple[StageResult, str]:
     out = io.StringIO()
-    result = stage.run(text, str(path), [MPICC], opts, external, {}, out)
+    result = stage.run(text, str(path), mpirun.mpicc(), opts, external, {}, out)
     return result, out.getvalue()
 
 
@@ -119,16 +120,17 @@ def test_switch_off_neither_reads_nor_writes(program: Path, tmp_path: Path) -> N
 def test_key_covers_external_summaries_instrumenting_and_text(tmp_path: Path) -> None:
     opts = options(tmp_path)
     summary = FunctionSummary("helper", "h.c", 3, True, ["MPI_Barrier"], True)
-    base = resultcache.key("int x;", "a.c", [MPICC], opts, {})
-    assert base == resultcache.key("int x;", "a.c", [MPICC], opts, {})
-    named = resultcache.key("int helper;", "a.c", [MPICC], opts, {})
-    assert named != resultcache.key("int helper;", "a.c", [MPICC], opts, {"helper": summary})
+    cc = mpirun.mpicc()
+    base = resultcache.key("int x;", "a.c", cc, opts, {})
+    assert base == resultcache.key("int x;", "a.c", cc, opts, {})
+    named = resultcache.key("int helper;", "a.c", cc, opts, {})
+    assert named != resultcache.key("int helper;", "a.c", cc, opts, {"helper": summary})
     # A summary of a function the text never names cannot matter (make -j order varies).
-    assert base == resultcache.key("int x;", "a.c", [MPICC], opts, {"helper": summary})
-    assert base != resultcache.key("int x;", "a.c", [MPICC], options(tmp_path, instrument=False),
+    assert base == resultcache.key("int x;", "a.c", cc, opts, {"helper": summary})
+    assert base != resultcache.key("int x;", "a.c", cc, options(tmp_path, instrument=False),
                                    {})
-    assert base != resultcache.key("int y;", "a.c", [MPICC], opts, {})
-    assert base != resultcache.key("int x;", "b.c", [MPICC], opts, {})
+    assert base != resultcache.key("int y;", "a.c", cc, opts, {})
+    assert base != resultcache.key("int x;", "b.c", cc, opts, {})
 
 
 def test_eviction_drops_least_recently_used_entries(tmp_path: Path) -> None:
@@ -146,9 +148,10 @@ def test_rebuild_through_the_wrapper_hits_and_prints_the_same(program: Path,
                                                               tmp_path: Path) -> None:
     """Two separate mpicc-wrap processes: the second loads the entry (its mtime is
     refreshed only by a successful load) and prints the same warnings."""
-    env = {**os.environ, "MPICC_WRAP_CACHE": str(tmp_path / "cache"), "MPICC_WRAP_CC": MPICC}
+    env = {**os.environ, "MPICC_WRAP_CACHE": str(tmp_path / "cache"),
+           "MPICC_WRAP_CC": shlex.join(mpirun.mpicc())}
     env.pop("MPICC_WRAP_DEBUG", None)
-    cmd = [str(Path(MPICC).with_name("mpicc-wrap")), "-c", program.name, "-o", "out.o"]
+    cmd = [mpirun.tool("mpicc-wrap"), "-c", program.name, "-o", "out.o"]
 
     def build() -> str:
         done = subprocess.run(cmd, cwd=program.parent, env=env, capture_output=True,

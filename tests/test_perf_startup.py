@@ -4,16 +4,16 @@ dependencies that only some paths need, and hot helpers stay linear-time in C.""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
+import mpirun
 import pytest
 
 from mpicc_wrap.model import Pos
 from mpicc_wrap.plans import Text
-
-MPICC = "/work/venv/bin/mpicc"
 
 CLEAN = """#include <mpi.h>
 int main(int argc, char **argv)
@@ -40,7 +40,7 @@ print(code, *sorted(m for m in HEAVY if m in sys.modules))
 def test_compiling_an_unrewritten_tu_loads_no_heavy_module(tmp_path: Path) -> None:
     (tmp_path / "clean.c").write_text(CLEAN)
     env = {**os.environ, "MPICC_WRAP_CACHE": str(tmp_path / "cache"),
-           "MPICC_WRAP_CC": MPICC}
+           "MPICC_WRAP_CC": shlex.join(mpirun.mpicc())}
     out = subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, env=env, timeout=120,
                          capture_output=True, text=True)
     assert out.stdout.split() == ["0"], out.stderr
@@ -71,8 +71,8 @@ print(code, *sorted(m for m in ("mpicc_wrap.driver", "mpicc_wrap.stage") if m in
 def test_pass_through_runs_do_not_load_the_pipeline(args: list[str], env: dict[str, str],
                                                    tmp_path: Path) -> None:
     (tmp_path / "clean.c").write_text(CLEAN)
-    full = {**os.environ, "MPICC_WRAP_CACHE": str(tmp_path / "cache"), "MPICC_WRAP_CC": MPICC,
-            **env}
+    full = {**os.environ, "MPICC_WRAP_CACHE": str(tmp_path / "cache"),
+            "MPICC_WRAP_CC": shlex.join(mpirun.mpicc()), **env}
     out = subprocess.run([sys.executable, "-c", PASS_PROBE, *args], cwd=tmp_path, env=full,
                          timeout=120, capture_output=True, text=True)
     assert out.stdout.split() == ["0"], out.stderr

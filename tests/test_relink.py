@@ -113,7 +113,7 @@ def test_correct_cross_tu_not_recompiled(tmp_path: Path) -> None:
     link = wrap(["-O0", "a_main.o", "b_helper.o", "-o", "exe"], tmp_path, tmp_path)
     assert link.returncode == 0, link.output
     assert RELINKED not in link.stderr and "warning" not in link.stderr
-    plain = mpirun.run([mpirun.tool("mpicc"), "-O0", "a_main.c", "b_helper.c", "-o", "ref"],
+    plain = mpirun.run([*mpirun.mpicc(), "-O0", "a_main.c", "b_helper.c", "-o", "ref"],
                        timeout=corpus.COMPILE_TIMEOUT, cwd=tmp_path)
     assert plain.returncode == 0, plain.output
     ran = mpirun.mpiexec(tmp_path / "exe", 2, timeout=60, cwd=tmp_path)

@@ -12,7 +12,7 @@ import pytest
 from mpicc_wrap import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Note, Pos
 from mpicc_wrap.switches import Options
-from tests.mpirun import run, tool
+from tests.mpirun import mpicc, run
 
 OPTS = Options()
 
@@ -34,7 +34,7 @@ def compile_obj(directory: Path, name: str, code: str = "int f(void) { return 1;
     src = directory / f"{name}.c"
     src.write_text(code)
     obj = directory / f"{name}.o"
-    result = run([tool("mpicc"), "-c", str(src), "-o", str(obj)], timeout=120)
+    result = run([*mpicc(), "-c", str(src), "-o", str(obj)], timeout=120)
     assert result.returncode == 0, result.output
     return str(obj)
 

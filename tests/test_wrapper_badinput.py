@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from mpirun import Run, run, tool
+from mpirun import Run, mpicc, run
 from test_wrapper_shapes import WRAPPERS, norm
 
 from mpicc_wrap.summaries import SIDE_SUFFIX
@@ -36,7 +36,7 @@ def build_both(tmp_path: Path, files: Files, argv: list[str], wrapper: str = "wr
                stdin: str | None = None) -> tuple[Run, Run, Path, Path]:
     results = []
     dirs = []
-    for name, cc in (("ref", [tool("mpicc")]), ("wrap", WRAPPERS[wrapper]())):
+    for name, cc in (("ref", mpicc()), ("wrap", WRAPPERS[wrapper]())):
         workdir = tmp_path / name
         workdir.mkdir(parents=True)
         for rel, text in files.items():

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from mpirun import mpiexec, run, tool
+from mpirun import mpicc, mpiexec, run, tool
 
 from mpicc_wrap import cmdline
 from mpicc_wrap.summaries import SIDE_SUFFIX
@@ -120,7 +120,7 @@ def program_output(runner: list[str], workdir: Path) -> str:
 def test_shape(steps: list[list[str]], runner: list[str], wrapper: str,
                tmp_path: Path) -> None:
     ref_dir, wrap_dir = tmp_path / "ref", tmp_path / "wrap"
-    ref_log = build(steps, [tool("mpicc")], ref_dir, ours=False)
+    ref_log = build(steps, mpicc(), ref_dir, ours=False)
     wrap_log = build(steps, WRAPPERS[wrapper](), wrap_dir, ours=True)
     assert wrap_log == ref_log
     assert produced(wrap_dir) == produced(ref_dir)
