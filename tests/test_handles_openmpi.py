@@ -6,27 +6,19 @@ it found no handle at all (and cached that)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
-import pytest
+from conftest import require_openmpi
 from mpirun import run, tool
 
 from mpicc_wrap import handles
 from mpicc_wrap.switches import Options
 
-OPENMPI = "mpicc.openmpi"
 DEMO = Path(__file__).resolve().parent.parent / "examples" / "demo.c"
 
 
 def _openmpi() -> str:
-    found = shutil.which(OPENMPI)
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{OPENMPI} is missing in CI (.ci/run installs libopenmpi-dev)")
-        pytest.skip(f"{OPENMPI} not installed (Debian: libopenmpi-dev)")
-    return found
+    return require_openmpi()
 
 
 def test_probe_finds_open_mpi_handles(tmp_path: Path) -> None:
