@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import mpirun
 import pytest
-from analysis_helpers import MPICC, preprocess
+from analysis_helpers import preprocess
 from mpirun import mpiexec, run, tool
 
 from mpicc_wrap import netcompile, stage
@@ -123,7 +124,7 @@ int main(int argc, char **argv) {
 def rewritten(tmp_path_factory: pytest.TempPathFactory) -> str:
     cache = tmp_path_factory.mktemp("cache")
     options = Options(instrument_all=True, result_cache=False, cache=str(cache))
-    result = stage.run(preprocess(SOURCE, "shapes.c"), "shapes.c", [MPICC], options,
+    result = stage.run(preprocess(SOURCE, "shapes.c"), "shapes.c", mpirun.mpicc(), options,
                        stream=open("/dev/null", "w"))
     assert result.text is not None
     return result.text
