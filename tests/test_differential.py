@@ -159,3 +159,40 @@ def test_make_project_runs_as_with_mpicc(tmp_path: Path) -> None:
         no_skip_note(output, f"make-project with {cc}")
         runs.append(mpirun.mpiexec(project / "build" / "jacobi", 4, timeout=RUN_TIMEOUT))
     same(Pair(*runs), "make-project jacobi")
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not installed")
+def test_cmake_project_runs_as_with_mpicc(tmp_path: Path) -> None:
+    """The same sources through CMake and the toolchain file (FindMPI, MPI::MPI_C)."""
+    toolchain = mpirun.run([mpirun.tool("mpicc-wrap"), "--wrap-cmake-toolchain"],
+                           timeout=60).stdout.strip()
+    runs = []
+    for cc, extra, defs in (("mpicc", {}, [f"-DCMAKE_C_COMPILER={mpirun.mpicc()[0]}"]),
+                            ("mpicc-wrap", ALL, [f"-DCMAKE_TOOLCHAIN_FILE={toolchain}"])):
+        root = copy_projects(tmp_path / cc)
+        build = tmp_path / cc / "build"
+        env = {**build_env(tmp_path / "tmp"), **extra,
+               "MPICC_WRAP_CACHE": str(tmp_path / "cache")}
+        output = check(["cmake", "-S", str(root / "cmake-project"), "-B", str(build), *defs],
+                       root, env).output
+        output += check(["cmake", "--build", str(build), "-j2"], root, env).output
+        no_skip_note(output, f"cmake-project with {cc}")
+        runs.append(mpirun.mpiexec(build / "jacobi", 4, timeout=RUN_TIMEOUT))
+    same(Pair(*runs), "cmake-project jacobi")
+
+
+@pytest.mark.skipif(shutil.which("autoreconf") is None or shutil.which("automake") is None,
+                    reason="autoreconf/automake are not installed (Debian: autoconf automake)")
+def test_autotools_project_runs_as_with_mpicc(tmp_path: Path) -> None:
+    runs = []
+    for cc, extra in (("mpicc", {}), ("mpicc-wrap", ALL)):
+        root = copy_projects(tmp_path / cc)
+        project = root / "autotools-project"
+        env = {**build_env(tmp_path / "tmp"), **extra,
+               "MPICC_WRAP_CACHE": str(tmp_path / "cache")}
+        output = check(["autoreconf", "-fi"], project, env).output
+        output += check(["./configure", f"CC={cc}"], project, env).output
+        output += check(["make", "-j2"], project, env).output
+        no_skip_note(output, f"autotools-project with {cc}")
+        runs.append(mpirun.mpiexec(project / "ringstats", 4, timeout=RUN_TIMEOUT))
+    same(Pair(*runs), "autotools-project ringstats")
