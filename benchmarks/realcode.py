@@ -137,6 +137,7 @@ printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$t0" "$t1" "$detail" "$PWD" "$*" >> "
 exit $rc
 """
 
+ENTERING_RE = re.compile(r"Entering directory '(.*)'")
 WARNING_RE = re.compile(r"^(?P<loc>[^\s:]+:\d+)(?::\d+)?: warning: (?P<msg>.*\[-Wmpi-[\w-]+\])$")
 
 
@@ -249,8 +250,9 @@ class Harness:
         self.timeout = timeout
         self.cc = workdir / "realcode-cc"
         script = CC_SCRIPT.replace("@MPICC@", tool("mpicc")).replace("@WRAP@", tool("mpicc-wrap"))
-        self.cc.write_text(script)
-        self.cc.chmod(0o755)
+        if not self.cc.is_file() or self.cc.read_text() != script:  # a build may be using it
+            self.cc.write_text(script)
+            self.cc.chmod(0o755)
         self.bin = str(Path(tool("mpicc-wrap")).parent)
 
     def expand(self, cmd: Cmd) -> Cmd:
@@ -330,10 +332,16 @@ class Harness:
             if compile_.kind == "fail":
                 result.wrap_failures.append(Path(compile_.detail).read_text(errors="replace"))
         seen: set[str] = set()
+        where = ""  # make's current directory, to make relative locations unambiguous
         if wrap_log.is_file():
             for line in wrap_log.read_text(errors="replace").splitlines():
+                if entering := ENTERING_RE.search(line):
+                    where = entering[1]
                 match = WARNING_RE.match(line.strip())
-                if match and (text := f"{match['loc']}: {match['msg']}") not in seen:
+                if not match:
+                    continue
+                text = f"{os.path.join(where, match['loc'])}: {match['msg']}"
+                if text not in seen:
                     seen.add(text)
                     result.warnings.append(text)
 
