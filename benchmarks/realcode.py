@@ -13,14 +13,16 @@ mpicc so the build goes on) and, when mpicc-wrap fails, reruns plain mpicc: if t
 succeeds the failure is mpicc-wrap's and its stderr is kept.
 
 Prints one row per project (TUs analysed, skipped, timed out, build status, analysis
-seconds per TU from the JSON report, wall ratio mpicc-wrap/mpicc, warnings) and then
-the details.  Writes under WORKDIR/results: ``summary.txt``, ``PROJECT.json`` (all
-numbers and lists), ``warnings.txt`` (file:line: message, for triage), and the build
-logs and JSON reports.  WORKDIR defaults to ``$REALCODE_WORKDIR``, else
-``$XDG_CACHE_HOME/mpicc-wrap-realcode`` (``~/.cache/...``).
+seconds per TU from the JSON report -- parsing is not included there --, wall seconds
+of each wrapped compile including parsing and gcc, make wall seconds and their ratio
+mpicc-wrap/mpicc, warnings) and then the details.  Writes under WORKDIR/results:
+``summary.txt``, ``PROJECT.json`` (all numbers and lists), ``warnings.txt``
+(file:line: message, for triage), and the build logs and JSON reports.  WORKDIR
+defaults to ``$REALCODE_WORKDIR``, else ``$XDG_CACHE_HOME/mpicc-wrap-realcode``.
+``--collect`` only re-reads those files (e.g. after an interrupted run).
 
-``--small`` builds hypre's ``src/utilities`` only (about 40 TUs, one of which hangs
-the current analysis), end to end, for CI.
+``--small`` builds hypre's ``src/utilities`` only (34 TUs, two of which hang the
+analysis as of 2026-11), end to end, for CI.
 """
 
 from __future__ import annotations
@@ -271,7 +273,12 @@ class Harness:
         spec = PROJECTS[name]
         result = Result(name, spec.note)
         out = {m: self.results / f"{name}.{m}.log" for m in ("configure", "plain", "wrap")}
-        if collect_only:
+        if collect_only:  # build times and status from the last run, if any
+            previous = self.results / f"{name}.json"
+            if previous.is_file():
+                old = json.loads(previous.read_text())
+                for key in ("plain_seconds", "wrap_seconds", "plain_failed", "wrap_failed"):
+                    setattr(result, key, old[key])
             self.collect(result, out["wrap"])
             return result
         tree = fetch(spec.package, self.workdir / "src") / spec.subdir
@@ -348,23 +355,29 @@ class Harness:
 
 def row(result: Result) -> list[str]:
     """The summary-table cells of one project."""
-    secs = result.analysis_seconds
-    timing = (f"{statistics.median(secs):.2f}/{percentile(secs, 0.99):.2f}/{max(secs):.2f}"
-              if secs else "-")
+    walls = [c.seconds for c in result.compiles if "-c" in c.args.split()]
     timeouts = sum(c.kind == "timeout" for c in result.compiles)
     wrap_fail = sum(c.kind == "fail" for c in result.compiles)
     ratio = result.ratio()
     status = [f"{mode} {'FAIL' if getattr(result, f'{mode}_failed') else 'ok'}"
               for mode in ("plain", "wrap") if getattr(result, f"{mode}_seconds")]
     builds = result.error or ", ".join([*status, f"{wrap_fail} wrap-only fail"])
-    walls = (f"{statistics.median(result.plain_seconds):.0f}/"
-             f"{statistics.median(result.wrap_seconds):.0f}" if result.wrap_seconds else "-")
+    builds_wall = "/".join(f"{statistics.median(t):.0f}" if t else "-"
+                           for t in (result.plain_seconds, result.wrap_seconds))
     return [result.name, str(result.tus), str(len(result.skipped)), str(timeouts), builds,
-            timing, walls, f"{ratio:.2f}" if ratio else "-", str(len(result.warnings))]
+            spread(result.analysis_seconds), spread(walls), builds_wall,
+            f"{ratio:.2f}" if ratio else "-", str(len(result.warnings))]
+
+
+def spread(values: list[float]) -> str:
+    """median/p99/max, or "-"."""
+    if not values:
+        return "-"
+    return f"{statistics.median(values):.2f}/{percentile(values, 0.99):.2f}/{max(values):.2f}"
 
 
 HEADER = ["project", "TUs", "skipped", "timeouts", "builds", "analysis s med/p99/max",
-          "wall s plain/wrap", "ratio", "warnings"]
+          "wrapped compile s med/p99/max", "make s plain/wrap", "ratio", "warnings"]
 
 
 def table(rows: list[list[str]]) -> str:
