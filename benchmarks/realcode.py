@@ -347,7 +347,7 @@ class Harness:
                 match = WARNING_RE.match(line.strip())
                 if not match:
                     continue
-                text = f"{os.path.join(where, match['loc'])}: {match['msg']}"
+                text = f"{os.path.normpath(os.path.join(where, match['loc']))}: {match['msg']}"
                 if text not in seen:
                     seen.add(text)
                     result.warnings.append(text)
