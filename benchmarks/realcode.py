@@ -88,25 +88,25 @@ PROJECTS: dict[str, Project] = {
           "-DEXAMPLES_ENABLE_CXX=OFF", "-DBUILD_FORTRAN_MODULE_INTERFACE=OFF",
           "-DEXAMPLES_INSTALL=OFF", "-DBUILD_SHARED_LIBS=OFF"]],
         [[*MAKE, "-C", "build-rc"]], [["make", "-C", "build-rc", "clean"]],
-        "CMake, MPI vectors, C examples"),
+        "CMake, MPI vectors, C examples [recipe not run yet]"),
     "hdf5": Project(
         "hdf5", ".",
         [["./configure", "CC={cc}", "--enable-parallel", "--disable-fortran", "--disable-cxx",
           "--disable-java", "--disable-hl", "--disable-shared"]], [MAKE], MAKE_CLEAN,
-        "parallel build: library, tools, test and testpar"),
+        "parallel build: library, tools, test and testpar [recipe not run yet]"),
     "fftw3": Project(
         "fftw3", ".",
         [["./configure", "CC=gcc", "MPICC={cc}", "--enable-mpi", "--disable-fortran",
           "--disable-doc"], ["make", "-j{jobs}"]],
         [[*MAKE, "-C", "mpi"]], [["make", "-C", "mpi", "clean"]],
-        "serial library built once with gcc; only mpi/ is timed"),
+        "serial library built once with gcc; only mpi/ is timed [recipe not run yet]"),
     "scotch": Project(
         "scotch", "src",
         [["sh", "-c", "sed -e 's/^CCS\\s*=.*/CCS = gcc/' -e 's/^CCP\\s*=.*/CCP = {cc}/' "
           "-e 's/^CCD\\s*=.*/CCD = {cc}/' Make.inc/Makefile.inc.x86-64_pc_linux2 "
           "> Makefile.inc"]],
         [[*MAKE, "ptscotch"]], [["make", "-k", "realclean"]],
-        "PT-Scotch (make ptscotch)"),
+        "PT-Scotch (make ptscotch) [recipe not run yet]"),
 }
 DEFAULT_PROJECTS = ["hypre", "mpich-tests", "pnetcdf", "sundials", "hdf5", "fftw3", "scotch"]
 
