@@ -139,7 +139,7 @@ printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$t0" "$t1" "$detail" "$PWD" "$*" >> "
 exit $rc
 """
 
-ENTERING_RE = re.compile(r"Entering directory '(.*)'")
+ENTERING_RE = re.compile(r"(Entering|Leaving) directory '(.*)'")
 WARNING_RE = re.compile(r"^(?P<loc>[^\s:]+:\d+)(?::\d+)?: warning: (?P<msg>.*\[-Wmpi-[\w-]+\])$")
 
 
@@ -339,15 +339,19 @@ class Harness:
             if compile_.kind == "fail":
                 result.wrap_failures.append(Path(compile_.detail).read_text(errors="replace"))
         seen: set[str] = set()
-        where = ""  # make's current directory, to make relative locations unambiguous
+        dirs = [""]  # make's directory stack, to make relative locations unambiguous
         if wrap_log.is_file():
             for line in wrap_log.read_text(errors="replace").splitlines():
-                if entering := ENTERING_RE.search(line):
-                    where = entering[1]
+                if move := ENTERING_RE.search(line):
+                    if move[1] == "Entering":
+                        dirs.append(move[2])
+                    elif len(dirs) > 1:
+                        dirs.pop()
                 match = WARNING_RE.match(line.strip())
                 if not match:
                     continue
-                text = f"{os.path.normpath(os.path.join(where, match['loc']))}: {match['msg']}"
+                where = os.path.join(dirs[-1], match["loc"])
+                text = f"{os.path.normpath(where)}: {match['msg']}"
                 if text not in seen:
                     seen.add(text)
                     result.warnings.append(text)
