@@ -1,0 +1,458 @@
+"""Real-code corpus: build Debian source packages of MPI C projects with mpicc-wrap.
+
+    python benchmarks/realcode.py [--projects hypre,pnetcdf,...] [--small] [--pairs 1]
+                                  [--jobs 2] [--timeout 180] [--workdir DIR]
+
+For each project: fetch it with ``apt-get source`` (adding a deb-src entry first if
+none works and we are root), configure it once with plain mpicc, then run alternating
+clean builds (``--pairs`` of them): ``make -jJOBS`` with plain mpicc, then with
+mpicc-wrap with the analysis result cache off, so every TU is analysed.  CC is a
+generated shell script, ``realcode-cc``, which in wrap mode runs mpicc-wrap under
+``timeout`` (a hanging analysis is recorded and the compile is redone with plain
+mpicc so the build goes on) and, when mpicc-wrap fails, reruns plain mpicc: if that
+succeeds the failure is mpicc-wrap's and its stderr is kept.
+
+Prints one row per project (TUs analysed, skipped, timed out, build status, analysis
+seconds per TU from the JSON report -- parsing is not included there --, wall seconds
+of each wrapped compile including parsing and gcc, make wall seconds and their ratio
+mpicc-wrap/mpicc, warnings) and then the details.  Writes under WORKDIR/results:
+``summary.txt``, ``PROJECT.json`` (all numbers and lists), ``warnings.txt``
+(file:line: message, for triage), and the build logs and JSON reports.  WORKDIR
+defaults to ``$REALCODE_WORKDIR``, else ``$XDG_CACHE_HOME/mpicc-wrap-realcode``.
+``--collect`` only re-reads those files (e.g. after an interrupted run).
+
+``--small`` builds hypre's ``src/utilities`` only (34 TUs, two of which hang the
+analysis as of 2026-11), end to end, for CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from _common import BenchError, tool
+
+# Commands are run in the project's source subdirectory; {cc} is realcode-cc, {jobs} -j.
+Cmd = list[str]
+
+
+@dataclass
+class Project:
+    """How to configure and build one Debian source package."""
+
+    package: str  # Debian source package name
+    subdir: str  # where the commands run, relative to the unpacked source
+    configure: list[Cmd]  # untimed, once, with plain mpicc
+    build: list[Cmd]  # timed
+    clean: list[Cmd]  # untimed, before each build
+    note: str = ""
+
+
+MAKE = ["make", "-k", "-j{jobs}"]
+MAKE_CLEAN = [["make", "-k", "clean"]]
+MPICH_TEST_DIRS = ["util", "coll", "comm", "group", "topo", "init"]  # of 26: the collective ones
+
+PROJECTS: dict[str, Project] = {
+    "hypre": Project(
+        "hypre", "src", [["./configure", "CC={cc}", "--disable-fortran"]], [MAKE], MAKE_CLEAN,
+        "library (src/*), no examples or tests"),
+    "hypre-utilities": Project(
+        "hypre", "src", [["./configure", "CC={cc}", "--disable-fortran"]],
+        [[*MAKE, "-C", "utilities"]],
+        [["make", "-C", "utilities", "clean"], ["mkdir", "-p", "hypre/include", "hypre/lib"]],
+        "src/utilities only (--small)"),
+    "mpich-tests": Project(
+        "mpich", "test/mpi",
+        [["./configure", "CC={cc}", "MPICC={cc}", "--disable-fortran", "--disable-cxx",
+          "--disable-spawn", "--disable-ft-tests"]],
+        [[*MAKE, "-C", d] for d in MPICH_TEST_DIRS], MAKE_CLEAN,
+        f"MPICH's own test suite, C: test/mpi/{{{','.join(MPICH_TEST_DIRS)}}}"),
+    "pnetcdf": Project(
+        "pnetcdf", ".",
+        [["autoreconf", "-fi"],
+         ["./configure", "MPICC={cc}", "--disable-fortran", "--disable-cxx"]],
+        [MAKE], MAKE_CLEAN, "library and utilities (not the tests)"),
+    "sundials": Project(
+        "sundials", ".",
+        [["cmake", "-S", ".", "-B", "build-rc", "-DCMAKE_C_COMPILER={cc}",
+          "-DENABLE_MPI=ON", "-DMPI_C_COMPILER={cc}", "-DEXAMPLES_ENABLE_C=ON",
+          "-DEXAMPLES_ENABLE_CXX=OFF", "-DBUILD_FORTRAN_MODULE_INTERFACE=OFF",
+          "-DEXAMPLES_INSTALL=OFF", "-DBUILD_SHARED_LIBS=OFF"]],
+        [[*MAKE, "-C", "build-rc"]], [["make", "-C", "build-rc", "clean"]],
+        "CMake, MPI vectors, C examples [recipe not run yet]"),
+    "hdf5": Project(
+        "hdf5", ".",
+        [["./configure", "CC={cc}", "--enable-parallel", "--disable-fortran", "--disable-cxx",
+          "--disable-java", "--disable-hl", "--disable-shared"]], [MAKE], MAKE_CLEAN,
+        "parallel build: library, tools, test and testpar [recipe not run yet]"),
+    "fftw3": Project(
+        "fftw3", ".",
+        [["./configure", "CC=gcc", "MPICC={cc}", "--enable-mpi", "--disable-fortran",
+          "--disable-doc"], ["make", "-j{jobs}"]],
+        [[*MAKE, "-C", "mpi"]], [["make", "-C", "mpi", "clean"]],
+        "serial library built once with gcc; only mpi/ is timed [recipe not run yet]"),
+    "scotch": Project(
+        "scotch", "src",
+        [["sh", "-c", "sed -e 's/^CCS\\s*=.*/CCS = gcc/' -e 's/^CCP\\s*=.*/CCP = {cc}/' "
+          "-e 's/^CCD\\s*=.*/CCD = {cc}/' Make.inc/Makefile.inc.x86-64_pc_linux2 "
+          "> Makefile.inc"]],
+        [[*MAKE, "ptscotch"]], [["make", "-k", "realclean"]],
+        "PT-Scotch (make ptscotch) [recipe not run yet]"),
+}
+DEFAULT_PROJECTS = ["hypre", "mpich-tests", "pnetcdf", "sundials", "hdf5", "fftw3", "scotch"]
+
+CC_SCRIPT = r"""#!/bin/sh
+# CC of the realcode builds. REALCODE_MODE=wrap: mpicc-wrap under a timeout, logged;
+# on timeout or failure the compile is redone with plain mpicc.
+real='@MPICC@'
+[ "$REALCODE_MODE" = wrap ] || exec "$real" "$@"
+err=$(mktemp "${TMPDIR:-/tmp}/realcode-cc.XXXXXX") || exit 1
+t0=$(date +%s.%N)
+MPICC_WRAP_CC="$real" timeout -k 10 "$REALCODE_TIMEOUT" '@WRAP@' "$@" 2>"$err"
+rc=$?
+t1=$(date +%s.%N)
+cat "$err" >&2
+kind=ok
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then kind=timeout; elif [ $rc -ne 0 ]; then kind=fail; fi
+detail=-
+if [ $kind != ok ]; then
+  "$real" "$@"
+  prc=$?
+  if [ $kind = fail ] && [ $prc -ne 0 ]; then kind=bothfail; fi
+  if [ $kind = fail ]; then
+    detail="$REALCODE_LOG.fail.$$.$t1"
+    { printf 'cwd: %s\nargs: %s\nexit: %s\n' "$PWD" "$*" "$rc"; cat "$err"; } > "$detail"
+  fi
+  rc=$prc
+fi
+rm -f "$err"
+printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$t0" "$t1" "$detail" "$PWD" "$*" >> "$REALCODE_LOG"
+exit $rc
+"""
+
+ENTERING_RE = re.compile(r"(Entering|Leaving) directory '(.*)'")
+WARNING_RE = re.compile(r"^(?P<loc>[^\s:]+:\d+)(?::\d+)?: warning: (?P<msg>.*\[-Wmpi-[\w-]+\])$")
+
+
+@dataclass
+class Compile:
+    """One realcode-cc invocation in wrap mode, from the log."""
+
+    kind: str  # ok | timeout | fail (mpicc-wrap only) | bothfail
+    seconds: float
+    detail: str
+    cwd: str
+    args: str
+
+
+@dataclass
+class Result:
+    """Everything measured for one project."""
+
+    name: str
+    note: str
+    plain_seconds: list[float] = field(default_factory=list)
+    wrap_seconds: list[float] = field(default_factory=list)
+    plain_failed: int = 0
+    wrap_failed: int = 0
+    tus: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    analysis_seconds: list[float] = field(default_factory=list)
+    compiles: list[Compile] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    wrap_failures: list[str] = field(default_factory=list)
+    error: str = ""
+
+    def ratio(self) -> float | None:
+        pairs = list(zip(self.plain_seconds, self.wrap_seconds, strict=False))
+        return statistics.median(w / p for p, w in pairs) if pairs else None
+
+
+def log(message: str) -> None:
+    """Progress line on stderr, with the time."""
+    print(time.strftime("%H:%M:%S"), message, file=sys.stderr, flush=True)
+
+
+def run(cmd: Cmd, cwd: Path, env: dict[str, str], out: Path) -> int:
+    """Run ``cmd`` with output appended to ``out``; return its exit status."""
+    with out.open("a") as handle:
+        handle.write(f"\n$ (cd {cwd} && {' '.join(cmd)})\n")
+        handle.flush()
+        return subprocess.run(cmd, cwd=cwd, env=env, stdout=handle, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, check=False).returncode
+
+
+def ensure_deb_src(package: str) -> None:
+    """Make ``apt-get source`` work: add deb-src twins of the deb entries if needed."""
+    probe = subprocess.run(["apt-cache", "showsrc", package], capture_output=True, text=True,
+                           check=False)
+    if probe.stdout.strip():
+        return
+    if os.geteuid() != 0:
+        raise BenchError(f"no deb-src entry for {package}; add one to the apt sources")
+    sources = Path("/etc/apt/sources.list.d")
+    for entry in sources.glob("*.sources"):
+        text = entry.read_text()
+        if re.search(r"^Types:.*\bdeb\b", text, re.M):
+            twin = re.sub(r"^Types:.*$", "Types: deb-src", text, flags=re.M)
+            (sources / f"mpicc-wrap-realcode-{entry.name}").write_text(twin)
+    subprocess.run(["apt-get", "update", "-q"], check=True, stdout=subprocess.DEVNULL)
+
+
+def fetch(package: str, srcdir: Path) -> Path:
+    """The unpacked source tree of ``package`` under ``srcdir`` (apt-get source if absent)."""
+    srcdir.mkdir(parents=True, exist_ok=True)
+    found = sorted(p for p in srcdir.glob(f"{package}-[0-9]*") if p.is_dir())
+    if not found:
+        ensure_deb_src(package)
+        log(f"apt-get source {package}")
+        subprocess.run(["apt-get", "source", "-q", package], cwd=srcdir, check=True,
+                       stdout=subprocess.DEVNULL)
+        found = sorted(p for p in srcdir.glob(f"{package}-[0-9]*") if p.is_dir())
+    if not found:
+        raise BenchError(f"apt-get source {package} unpacked nothing in {srcdir}")
+    return found[-1]
+
+
+def read_log(path: Path) -> list[Compile]:
+    """The wrap-mode compiles recorded by realcode-cc."""
+    compiles = []
+    if path.is_file():
+        for line in path.read_text(errors="replace").splitlines():
+            parts = line.split("\t", 5)
+            if len(parts) == 6:
+                kind, t0, t1, detail, cwd, args = parts
+                compiles.append(Compile(kind, float(t1) - float(t0), detail, cwd, args))
+    return compiles
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile of ``values`` (non-empty)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+class Harness:
+    """Builds projects under one work directory."""
+
+    def __init__(self, workdir: Path, jobs: int, timeout: float) -> None:
+        self.workdir = workdir
+        self.results = workdir / "results"
+        self.results.mkdir(parents=True, exist_ok=True)
+        self.jobs = jobs
+        self.timeout = timeout
+        self.cc = workdir / "realcode-cc"
+        script = CC_SCRIPT.replace("@MPICC@", tool("mpicc")).replace("@WRAP@", tool("mpicc-wrap"))
+        if not self.cc.is_file() or self.cc.read_text() != script:  # a build may be using it
+            self.cc.write_text(script)
+            self.cc.chmod(0o755)
+        self.bin = str(Path(tool("mpicc-wrap")).parent)
+
+    def expand(self, cmd: Cmd) -> Cmd:
+        return [a.replace("{cc}", str(self.cc)).replace("{jobs}", str(self.jobs)) for a in cmd]
+
+    def env(self, mode: str, name: str) -> dict[str, str]:
+        env = dict(os.environ, REALCODE_MODE=mode, REALCODE_TIMEOUT=str(self.timeout),
+                   REALCODE_LOG=str(self.results / f"{name}.compiles.tsv"),
+                   MPICC_WRAP_RESULT_CACHE="0",
+                   MPICC_WRAP_REPORT=str(self.results / f"{name}.report.jsonl"))
+        env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
+        return env
+
+    def project(self, name: str, pairs: int, collect_only: bool = False) -> Result:
+        """Configure once, then ``pairs`` alternating clean builds plain / mpicc-wrap."""
+        spec = PROJECTS[name]
+        result = Result(name, spec.note)
+        out = {m: self.results / f"{name}.{m}.log" for m in ("configure", "plain", "wrap")}
+        if collect_only:  # build times and status from the last run, if any
+            previous = self.results / f"{name}.json"
+            if previous.is_file():
+                old = json.loads(previous.read_text())
+                for key in ("plain_seconds", "wrap_seconds", "plain_failed", "wrap_failed"):
+                    setattr(result, key, old[key])
+            self.collect(result, out["wrap"])
+            return result
+        tree = fetch(spec.package, self.workdir / "src") / spec.subdir
+        for path in [*out.values(), self.results / f"{name}.compiles.tsv",
+                     self.results / f"{name}.report.jsonl"]:
+            path.unlink(missing_ok=True)
+        for stale in self.results.glob(f"{name}.compiles.tsv.fail.*"):
+            stale.unlink()
+        stamp = tree / ".realcode-configured"
+        if not stamp.exists():
+            log(f"{name}: configure in {tree}")
+            for cmd in spec.configure:
+                if run(self.expand(cmd), tree, self.env("plain", name), out["configure"]):
+                    result.error = f"configure failed: {' '.join(cmd)} (see {out['configure']})"
+                    return result
+            stamp.touch()
+        for i in range(max(pairs, 1)):
+            for mode in ("plain", "wrap") if pairs else ("wrap",):
+                env = self.env(mode, name)
+                for cmd in spec.clean:
+                    run(self.expand(cmd), tree, env, out[mode])
+                for summary in tree.rglob("*.mpicc-wrap.json"):
+                    summary.unlink()
+                if mode == "wrap" and i > 0:  # keep the report and log of the first pair
+                    env["MPICC_WRAP_REPORT"] = os.devnull
+                    env["REALCODE_LOG"] = str(self.results / f"{name}.compiles.later.tsv")
+                log(f"{name}: build {i + 1}/{max(pairs, 1)} {mode}")
+                start = time.perf_counter()
+                failed = sum(bool(run(self.expand(c), tree, env, out[mode])) for c in spec.build)
+                seconds = time.perf_counter() - start
+                getattr(result, f"{mode}_seconds").append(seconds)
+                setattr(result, f"{mode}_failed", getattr(result, f"{mode}_failed") + failed)
+                log(f"{name}: build {i + 1}/{max(pairs, 1)} {mode}: {seconds:.1f} s, "
+                    f"{'failed' if failed else 'ok'}")
+        self.collect(result, out["wrap"])
+        return result
+
+    def collect(self, result: Result, wrap_log: Path) -> None:
+        """Fill ``result`` from the JSON report, realcode-cc's log and the build log."""
+        name = result.name
+        report = self.results / f"{name}.report.jsonl"
+        latest: dict[tuple[str, str], dict[str, Any]] = {}
+        if report.is_file():
+            for line in report.read_text(errors="replace").splitlines():
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                latest[(record.get("cwd", ""), record.get("file", ""))] = record
+        for (cwd, file), record in sorted(latest.items()):
+            if record.get("skipped"):
+                result.skipped.append((os.path.join(cwd, file), record.get("reason", "")))
+            else:
+                result.tus += 1
+                result.analysis_seconds.append(float(record["stats"]["analysis_seconds"]))
+        result.compiles = read_log(self.results / f"{name}.compiles.tsv")
+        for compile_ in result.compiles:
+            if compile_.kind == "fail":
+                result.wrap_failures.append(Path(compile_.detail).read_text(errors="replace"))
+        seen: set[str] = set()
+        dirs = [""]  # make's directory stack, to make relative locations unambiguous
+        if wrap_log.is_file():
+            for line in wrap_log.read_text(errors="replace").splitlines():
+                if move := ENTERING_RE.search(line):
+                    if move[1] == "Entering":
+                        dirs.append(move[2])
+                    elif len(dirs) > 1:
+                        dirs.pop()
+                match = WARNING_RE.match(line.strip())
+                if not match:
+                    continue
+                where = os.path.join(dirs[-1], match["loc"])
+                text = f"{os.path.normpath(where)}: {match['msg']}"
+                if text not in seen:
+                    seen.add(text)
+                    result.warnings.append(text)
+
+
+def row(result: Result) -> list[str]:
+    """The summary-table cells of one project."""
+    walls = [c.seconds for c in result.compiles if "-c" in c.args.split()]
+    timeouts = sum(c.kind == "timeout" for c in result.compiles)
+    wrap_fail = sum(c.kind == "fail" for c in result.compiles)
+    ratio = result.ratio()
+    status = [f"{mode} {'FAIL' if getattr(result, f'{mode}_failed') else 'ok'}"
+              for mode in ("plain", "wrap") if getattr(result, f"{mode}_seconds")]
+    builds = result.error or ", ".join([*status, f"{wrap_fail} wrap-only fail"])
+    builds_wall = "/".join(f"{statistics.median(t):.0f}" if t else "-"
+                           for t in (result.plain_seconds, result.wrap_seconds))
+    return [result.name, str(result.tus), str(len(result.skipped)), str(timeouts), builds,
+            spread(result.analysis_seconds), spread(walls), builds_wall,
+            f"{ratio:.2f}" if ratio else "-", str(len(result.warnings))]
+
+
+def spread(values: list[float]) -> str:
+    """median/p99/max, or "-"."""
+    if not values:
+        return "-"
+    return f"{statistics.median(values):.2f}/{percentile(values, 0.99):.2f}/{max(values):.2f}"
+
+
+HEADER = ["project", "TUs", "skipped", "timeouts", "builds", "analysis s med/p99/max",
+          "wrapped compile s med/p99/max", "make s plain/wrap", "ratio", "warnings"]
+
+
+def table(rows: list[list[str]]) -> str:
+    """Aligned text table with a header line."""
+    cells = [HEADER, *rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(HEADER))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                     for r in cells) + "\n"
+
+
+def details(result: Result, slow: float) -> str:
+    """Timeouts, slow compiles, skips, wrap-only failures of one project, as text."""
+    lines = [f"== {result.name}: {result.note}"]
+    if result.error:
+        lines.append(f"  error: {result.error}")
+    for c in sorted(result.compiles, key=lambda c: -c.seconds):
+        if c.kind == "timeout" or c.seconds > slow:
+            lines.append(f"  {c.kind} {c.seconds:.1f} s: (cd {c.cwd} && mpicc {c.args})")
+    lines += [f"  skipped {file}: {reason}" for file, reason in result.skipped]
+    lines += ["  mpicc-wrap failed, mpicc ok:\n    " + f.strip().replace("\n", "\n    ")
+              for f in result.wrap_failures]
+    return "\n".join(lines) + "\n"
+
+
+def workdir_default() -> Path:
+    if env := os.environ.get("REALCODE_WORKDIR"):
+        return Path(env)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "mpicc-wrap-realcode"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--projects", default=",".join(DEFAULT_PROJECTS),
+                        help=f"comma-separated subset of {', '.join(PROJECTS)}")
+    parser.add_argument("--small", action="store_true", help="hypre src/utilities only (CI)")
+    parser.add_argument("--pairs", type=int, default=1,
+                        help="alternating build pairs (0: one mpicc-wrap build, no ratio)")
+    parser.add_argument("--collect", action="store_true",
+                        help="no builds: summarise the logs and reports already in WORKDIR")
+    parser.add_argument("--jobs", type=int, default=2, help="make -j")
+    parser.add_argument("--timeout", type=float, default=180, help="seconds per wrapped compile")
+    parser.add_argument("--slow", type=float, default=5, help="list compiles slower than this")
+    parser.add_argument("--nice", type=int, default=10, help="niceness of the builds")
+    parser.add_argument("--workdir", type=Path, default=workdir_default())
+    args = parser.parse_args(argv)
+    names = ["hypre-utilities"] if args.small else args.projects.split(",")
+    if unknown := [n for n in names if n not in PROJECTS]:
+        parser.error(f"unknown project(s): {', '.join(unknown)}")
+    os.nice(args.nice)
+    harness = Harness(args.workdir.resolve(), args.jobs, args.timeout)
+    results, rows = [], []
+    for name in names:
+        try:
+            result = harness.project(name, args.pairs, args.collect)
+        except (BenchError, subprocess.CalledProcessError, OSError) as err:
+            result = Result(name, PROJECTS[name].note, error=str(err))
+        results.append(result)
+        rows.append(row(result))
+        (harness.results / f"{name}.json").write_text(json.dumps(
+            {"row": dict(zip(HEADER, rows[-1], strict=True)), **vars(result),
+             "compiles": [vars(c) for c in result.compiles]}, indent=1))
+        log("\n" + table(rows[-1:]))
+    summary = table(rows) + "\n" + "".join(details(r, args.slow) for r in results)
+    warnings = [w for r in results for w in r.warnings]
+    summary += f"\n{len(warnings)} warning(s) in all: {harness.results / 'warnings.txt'}\n"
+    (harness.results / "warnings.txt").write_text("".join(w + "\n" for w in warnings))
+    (harness.results / "summary.txt").write_text(summary)
+    print(summary, end="")
+    return 1 if any(r.error for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
