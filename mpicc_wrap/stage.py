@@ -51,25 +51,46 @@ def run(
     "off", "error" or "warning" from -Wno-mpi-*/-Werror=mpi-* flags.
     Raises ``AnalysisSkipped`` on our own failure.
     """
-    from mpicc_wrap import diagnostics, resultcache
+    from mpicc_wrap import resultcache
 
     out = stream if stream is not None else sys.stderr
     external = external or {}
     flags = warning_flags or {}
-    if flags.get("mpi-exit-divergence", "off") != "off":  # opt-in: changes the analysis
-        options = dataclasses.replace(options, exit_divergence=True)
+    options = _with_flags(options, flags)
     if not resultcache.enabled(options):
         return _analyse(pp_text, source, compiler, options, external, flags, out)[0]
+    hit = _cached(pp_text, source, compiler, options, external, flags, out)
+    if hit is not None:
+        return hit
     name = resultcache.key(pp_text, source, compiler, options, external)
-    entry = resultcache.load(options, name)
+    result, entry = _analyse(pp_text, source, compiler, options, external, flags, out,
+                             snapshot=True)
+    if entry is not None:
+        resultcache.store(options, name, entry)
+    return result
+
+
+def _with_flags(options: Options, flags: dict[str, str]) -> Options:
+    """The options the analysis runs with: -Wmpi-exit-divergence changes it."""
+    if flags.get("mpi-exit-divergence", "off") != "off":
+        return dataclasses.replace(options, exit_divergence=True)
+    return options
+
+
+def _cached(pp_text: str, source: str, compiler: list[str], options: Options,
+            external: dict[str, FunctionSummary], flags: dict[str, str],
+            out: TextIO) -> StageResult | None:
+    """The cached result of this TU, printed; None on a miss.  A hit prints exactly
+    as a miss would: suppression markers, -W flags, colours and the JSON/SARIF reports
+    are all recomputed from the cached analysis."""
+    from mpicc_wrap import diagnostics, resultcache
+
+    if not resultcache.enabled(options):
+        return None
+    entry = resultcache.load(options, resultcache.key(pp_text, source, compiler, options,
+                                                      external))
     if entry is None:
-        result, entry = _analyse(pp_text, source, compiler, options, external, flags, out,
-                                 snapshot=True)
-        if entry is not None:
-            resultcache.store(options, name, entry)
-        return result
-    # A hit prints exactly as a miss would: suppression markers, -W flags, colours and
-    # the JSON/SARIF reports are all recomputed from the cached analysis.
+        return None
     shell = ParsedTU(None, "", entry.main_file, [], entry.analysis.stats.user_lines)
     errors = diagnostics.emit(shell, entry.analysis, options, flags, out)
     analysed = entry.analysis
@@ -85,6 +106,11 @@ def run_budgeted(pp_text: str, source: str, compiler: list[str], options: Option
     from mpicc_wrap import budget
 
     out = stream if stream is not None else sys.stderr
+    if options.budget > 0:  # a cache hit needs no budget, nor a child process
+        hit = _cached(pp_text, source, compiler, _with_flags(options, warning_flags or {}),
+                      external or {}, warning_flags or {}, out)
+        if hit is not None:
+            return hit
 
     def stage() -> tuple[StageResult, str]:
         printed = _Captured(out)

@@ -138,3 +138,27 @@ int main(int argc, char **argv) {{
     code, err = _compile(tmp_path, {"MPICC_WRAP_STRICT": "1"}, source)
     assert code == 0, err
     assert "[-Wmpi-collective-order]" in err and "skipped" not in err
+
+
+def test_a_cache_hit_needs_no_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rebuild of an unchanged TU is served from the result cache in the wrapper's
+    own process: no fork, no budget."""
+    import io
+
+    from analysis_helpers import preprocess
+
+    from mpicc_wrap import stage
+    from mpicc_wrap.switches import Options
+
+    text = preprocess(BUGGY, "prog.c")
+    options = Options(cache=str(tmp_path / "cache"))
+    first, second = io.StringIO(), io.StringIO()
+    miss = stage.run_budgeted(text, "prog.c", [tool("mpicc")], options, stream=first)
+
+    def no_fork(*args: object) -> None:
+        raise AssertionError("a cache hit forked a child")
+
+    monkeypatch.setattr(budget, "run", no_fork)
+    hit = stage.run_budgeted(text, "prog.c", [tool("mpicc")], options, stream=second)
+    assert first.getvalue() == second.getvalue() and "-Wmpi-collective-order" in first.getvalue()
+    assert hit.text == miss.text
