@@ -91,6 +91,12 @@ def check_correct(program: corpus.Program, nprocs: int, outcome: Outcome) -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=corpus.case_id)
 def test_wrapped_run(case: tuple[corpus.Program, int], runs: dict[str, Outcome]) -> None:
+    check_case(case, runs)
+
+
+def check_case(case: tuple[corpus.Program, int], runs: dict[str, Outcome]) -> None:
+    """The verdict on one (program, nprocs) run: a buggy program stops with the right
+    report, a correct one runs as it does built by plain mpicc."""
     program, nprocs = case
     outcome = runs[corpus.case_id(case)]
     assert not outcome.failure, outcome.failure

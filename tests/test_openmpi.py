@@ -22,7 +22,7 @@ import corpus_lib as corpus
 import mpirun
 import pytest
 from integration_build import copy_projects, mpi_warnings, plain_cc, run_program
-from test_corpus_dynamic import Outcome, check_buggy, check_correct, run_case
+from test_corpus_dynamic import Outcome, check_case, run_case
 from test_integration_cmake import _cache, _configure_and_build
 from test_integration_make import _make
 
@@ -79,14 +79,7 @@ def runs(openmpi: str, request: pytest.FixtureRequest,
 @pytest.mark.parametrize("case", CASES, ids=corpus.case_id)
 def test_corpus_wrapped_run(case: tuple[corpus.Program, int], runs: dict[str, Outcome]
                             ) -> None:
-    program, nprocs = case
-    outcome = runs[corpus.case_id(case)]
-    assert not outcome.failure, outcome.failure
-    assert outcome.wrapped is not None
-    if program.buggy:
-        check_buggy(program, nprocs, outcome.wrapped)
-    else:
-        check_correct(program, nprocs, outcome)
+    check_case(case, runs)
 
 
 def test_make_build_matches_plain_open_mpi(tmp_path: Path) -> None:
