@@ -59,15 +59,11 @@ def run(
     options = _with_flags(options, flags)
     if not resultcache.enabled(options):
         return _analyse(pp_text, source, compiler, options, external, flags, out)[0]
-    hit = _cached(pp_text, source, compiler, options, external, flags, out)
+    name = resultcache.key(pp_text, source, compiler, options, external)
+    hit = _cached(options, name, flags, out)
     if hit is not None:
         return hit
-    name = resultcache.key(pp_text, source, compiler, options, external)
-    result, entry = _analyse(pp_text, source, compiler, options, external, flags, out,
-                             snapshot=True)
-    if entry is not None:
-        resultcache.store(options, name, entry)
-    return result
+    return _miss(pp_text, source, compiler, options, external, flags, out, name)
 
 
 def _with_flags(options: Options, flags: dict[str, str]) -> Options:
@@ -77,18 +73,14 @@ def _with_flags(options: Options, flags: dict[str, str]) -> Options:
     return options
 
 
-def _cached(pp_text: str, source: str, compiler: list[str], options: Options,
-            external: dict[str, FunctionSummary], flags: dict[str, str],
+def _cached(options: Options, name: str, flags: dict[str, str],
             out: TextIO) -> StageResult | None:
-    """The cached result of this TU, printed; None on a miss.  A hit prints exactly
+    """The result cached under ``name``, printed; None on a miss.  A hit prints exactly
     as a miss would: suppression markers, -W flags, colours and the JSON/SARIF reports
     are all recomputed from the cached analysis."""
     from mpicc_wrap import diagnostics, resultcache
 
-    if not resultcache.enabled(options):
-        return None
-    entry = resultcache.load(options, resultcache.key(pp_text, source, compiler, options,
-                                                      external))
+    entry = resultcache.load(options, name)
     if entry is None:
         return None
     shell = ParsedTU(None, "", entry.main_file, [], entry.analysis.stats.user_lines)
@@ -97,25 +89,46 @@ def _cached(pp_text: str, source: str, compiler: list[str], options: Options,
     return StageResult(entry.text, analysed, errors, analysed.summaries, analysed.stats)
 
 
+def _miss(pp_text: str, source: str, compiler: list[str], options: Options,
+          external: dict[str, FunctionSummary], flags: dict[str, str], out: TextIO,
+          name: str) -> StageResult:
+    """Analyse a TU the cache does not hold and store the result under ``name``."""
+    from mpicc_wrap import resultcache
+
+    result, entry = _analyse(pp_text, source, compiler, options, external, flags, out,
+                             snapshot=True)
+    if entry is not None:
+        resultcache.store(options, name, entry)
+    return result
+
+
 def run_budgeted(pp_text: str, source: str, compiler: list[str], options: Options,
                  external: dict[str, FunctionSummary] | None = None,
                  warning_flags: dict[str, str] | None = None,
                  stream: TextIO | None = None) -> StageResult:
     """``run`` within the time and memory budget of ``options`` (see ``budget``); what
-    it prints reaches ``stream`` only when it finishes.  Raises ``AnalysisSkipped``."""
-    from mpicc_wrap import budget
+    it prints reaches ``stream`` only when it finishes.  A cache hit is served here,
+    without a child process.  Raises ``AnalysisSkipped``."""
+    from mpicc_wrap import budget, resultcache
 
     out = stream if stream is not None else sys.stderr
-    if options.budget > 0:  # a cache hit needs no budget, nor a child process
-        hit = _cached(pp_text, source, compiler, _with_flags(options, warning_flags or {}),
-                      external or {}, warning_flags or {}, out)
+    external = external or {}
+    flags = warning_flags or {}
+    keyed = _with_flags(options, flags)
+    name = None
+    if options.budget > 0 and resultcache.enabled(keyed):
+        name = resultcache.key(pp_text, source, compiler, keyed, external)
+        hit = _cached(keyed, name, flags, out)
         if hit is not None:
             return hit
 
     def stage() -> tuple[StageResult, str]:
         printed = _Captured(out)
-        return run(pp_text, source, compiler, options, external, warning_flags,
-                   printed), printed.getvalue()
+        if name is not None:  # known to miss: no second lookup in the child
+            result = _miss(pp_text, source, compiler, keyed, external, flags, printed, name)
+        else:
+            result = run(pp_text, source, compiler, options, external, flags, printed)
+        return result, printed.getvalue()
 
     result, printed = budget.run(stage, options.budget, options.memory, options.debug)
     out.write(printed)
