@@ -14,6 +14,7 @@ original source cannot pass for a clean run.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,20 +146,32 @@ def test_correct_corpus_program_runs_as_with_mpicc(
     same(outcome, corpus.case_id(case))
 
 
-# --- the integration project ---------------------------------------------------------
+# --- the integration projects --------------------------------------------------------
 
-@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
-def test_make_project_runs_as_with_mpicc(tmp_path: Path) -> None:
+# How a project is built with compiler ``cc``: (commands, each with the directory it
+# runs in, relative to the copy of integration/) and the executable to run.
+Recipe = tuple[list[tuple[list[str], str]], str]
+
+
+def integration_pair(tmp_path: Path, name: str, recipe: Callable[[str], Recipe]) -> None:
+    """Build integration project ``name`` with plain mpicc and with mpicc-wrap under
+    MPICC_WRAP_INSTRUMENT=all (each in its own copy), run both, compare."""
     runs = []
     for cc, extra in (("mpicc", {}), ("mpicc-wrap", ALL)):
         root = copy_projects(tmp_path / cc)
-        project = root / "make-project"
         env = {**build_env(tmp_path / "tmp"), **extra,
                "MPICC_WRAP_CACHE": str(tmp_path / "cache")}
-        output = check(["make", "-j2", f"CC={cc}"], project, env).output
-        no_skip_note(output, f"make-project with {cc}")
-        runs.append(mpirun.mpiexec(project / "build" / "jacobi", 4, timeout=RUN_TIMEOUT))
-    same(Pair(*runs), "make-project jacobi")
+        commands, exe = recipe(cc)
+        output = "".join(check(cmd, root / where, env).output for cmd, where in commands)
+        no_skip_note(output, f"{name} with {cc}")
+        runs.append(mpirun.mpiexec(root / exe, 4, timeout=RUN_TIMEOUT))
+    same(Pair(*runs), f"{name} {Path(exe).name}")
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_project_runs_as_with_mpicc(tmp_path: Path) -> None:
+    integration_pair(tmp_path, "make-project", lambda cc: (
+        [(["make", "-j2", f"CC={cc}"], "make-project")], "make-project/build/jacobi"))
 
 
 @pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not installed")
@@ -166,33 +179,17 @@ def test_cmake_project_runs_as_with_mpicc(tmp_path: Path) -> None:
     """The same sources through CMake and the toolchain file (FindMPI, MPI::MPI_C)."""
     toolchain = mpirun.run([mpirun.tool("mpicc-wrap"), "--wrap-cmake-toolchain"],
                            timeout=60).stdout.strip()
-    runs = []
-    for cc, extra, defs in (("mpicc", {}, [f"-DCMAKE_C_COMPILER={mpirun.mpicc()[0]}"]),
-                            ("mpicc-wrap", ALL, [f"-DCMAKE_TOOLCHAIN_FILE={toolchain}"])):
-        root = copy_projects(tmp_path / cc)
-        build = tmp_path / cc / "build"
-        env = {**build_env(tmp_path / "tmp"), **extra,
-               "MPICC_WRAP_CACHE": str(tmp_path / "cache")}
-        output = check(["cmake", "-S", str(root / "cmake-project"), "-B", str(build), *defs],
-                       root, env).output
-        output += check(["cmake", "--build", str(build), "-j2"], root, env).output
-        no_skip_note(output, f"cmake-project with {cc}")
-        runs.append(mpirun.mpiexec(build / "jacobi", 4, timeout=RUN_TIMEOUT))
-    same(Pair(*runs), "cmake-project jacobi")
+    compiler = {"mpicc": f"-DCMAKE_C_COMPILER={mpirun.mpicc()[0]}",
+                "mpicc-wrap": f"-DCMAKE_TOOLCHAIN_FILE={toolchain}"}
+    integration_pair(tmp_path, "cmake-project", lambda cc: (
+        [(["cmake", "-S", "cmake-project", "-B", "cmake-build", compiler[cc]], "."),
+         (["cmake", "--build", "cmake-build", "-j2"], ".")], "cmake-build/jacobi"))
 
 
 @pytest.mark.skipif(shutil.which("autoreconf") is None or shutil.which("automake") is None,
                     reason="autoreconf/automake are not installed (Debian: autoconf automake)")
 def test_autotools_project_runs_as_with_mpicc(tmp_path: Path) -> None:
-    runs = []
-    for cc, extra in (("mpicc", {}), ("mpicc-wrap", ALL)):
-        root = copy_projects(tmp_path / cc)
-        project = root / "autotools-project"
-        env = {**build_env(tmp_path / "tmp"), **extra,
-               "MPICC_WRAP_CACHE": str(tmp_path / "cache")}
-        output = check(["autoreconf", "-fi"], project, env).output
-        output += check(["./configure", f"CC={cc}"], project, env).output
-        output += check(["make", "-j2"], project, env).output
-        no_skip_note(output, f"autotools-project with {cc}")
-        runs.append(mpirun.mpiexec(project / "ringstats", 4, timeout=RUN_TIMEOUT))
-    same(Pair(*runs), "autotools-project ringstats")
+    integration_pair(tmp_path, "autotools-project", lambda cc: (
+        [(["autoreconf", "-fi"], "autotools-project"),
+         (["./configure", f"CC={cc}"], "autotools-project"),
+         (["make", "-j2"], "autotools-project")], "autotools-project/ringstats"))
