@@ -4,7 +4,7 @@ built plain (mpicc) and instrumented (mpicc-wrap), run alternately under mpiexec
 The allreduce sits under ``if (rank >= 0)``: rank-dependent for the static analysis,
 so mpicc-wrap flags it and precedes every call with mpiccwrap_cc, yet true on every
 rank.  If the analysis does not flag it, the script falls back to a variant that calls
-mpiccwrap_cc by hand, linked through runtime_build.link_args.  The check is itself
+mpiccwrap_cc by hand, linked through library.link_args.  The check is itself
 one small MPI_Allreduce, so a ratio of 2.0 is the floor; the target is <= 2.1.  A
 third variant ("twice": two plain allreduces per iteration) measures that floor on the
 machine at hand, which matters when the cores are shared and timings are noisy.
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from mpirun import mpiexec, run, tool  # noqa: E402
 
-from mpicc_wrap import runtime_build  # noqa: E402
+from mpicc_wrap.runtime import library  # noqa: E402
 from mpicc_wrap.switches import Options  # noqa: E402
 
 PROGRAM = r"""
@@ -86,7 +86,7 @@ def build(workdir: Path) -> tuple[dict[str, Path], str]:
     symbols = subprocess.run(["nm", str(checked)], capture_output=True, text=True).stdout
     if " T mpiccwrap_cc" in symbols:
         return exes, "mpicc-wrap (analysis flagged the allreduce)"
-    args = runtime_build.link_args([tool("mpicc")], Options.from_env())
+    args = library.link_args([tool("mpicc")], Options.from_env())
     include = str(Path(args[0]).parent)
     res = run([tool("mpicc"), "-O2", "-DMW_HAND", "-I", include, str(src), *args, "-o",
                str(checked)], timeout=300)

@@ -2,6 +2,6 @@
 
 import sys
 
-from mpicc_wrap.cli import main
+from mpicc_wrap.driver.cli import main
 
 sys.exit(main())

@@ -1,5 +1,5 @@
 """Build a ParsedTU from a small C source for the analysis tests: preprocess with the
-real mpicc and parse with the frontend (frontend.parse), as the stage does."""
+real mpicc and parse with the frontend (parser.parse), as the stage does."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import mpirun
 
-from mpicc_wrap import frontend
+from mpicc_wrap.frontend import parser
 from mpicc_wrap.model import ParsedTU
 from mpicc_wrap.switches import Options
 
@@ -27,4 +27,4 @@ def preprocess(source: str, name: str = "src.c") -> str:
 
 def parse_source(source: str, name: str = "src.c") -> ParsedTU:
     """Preprocess and parse ``source`` as the file ``name``."""
-    return frontend.parse(preprocess(source, name), name, mpirun.mpicc(), OPTIONS)
+    return parser.parse(preprocess(source, name), name, mpirun.mpicc(), OPTIONS)

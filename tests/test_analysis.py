@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from analysis_helpers import parse_source
 
-from mpicc_wrap.analysis import analyse
+from mpicc_wrap.analysis.unit import analyse
 from mpicc_wrap.model import TUAnalysis
 
 SOURCE = r"""

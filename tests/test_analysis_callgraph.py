@@ -5,7 +5,7 @@ from __future__ import annotations
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
-from mpicc_wrap.callgraph import CallGraph, sccs, system_functions
+from mpicc_wrap.analysis.callgraph import CallGraph, sccs, system_functions
 from mpicc_wrap.model import FunctionSummary
 
 SOURCE = """

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from test_cfg import build, node
 
-from mpicc_wrap.cfg import CFG
-from mpicc_wrap.orders import (
+from mpicc_wrap.analysis.cfg import CFG
+from mpicc_wrap.analysis.orders import (
     Region,
     back_edges,
     clusters,

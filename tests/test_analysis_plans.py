@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from analysis_helpers import parse_source
 
-from mpicc_wrap.analysis import analyse
+from mpicc_wrap.analysis.unit import analyse
 from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.model import FunctionSummary, ParsedTU, Pos, TUAnalysis
 
@@ -141,7 +141,7 @@ def test_internal_failure_becomes_analysis_skipped(parsed: ParsedTU) -> None:
 
 
 def test_call_through_pointer_site_covers_the_whole_call() -> None:
-    from mpicc_wrap.plans import Text
+    from mpicc_wrap.frontend.positions import Text
 
     text = Text("x = g((*fp)(c), (s->fn)(d));\n")
     assert text.callee_start(Pos(1, 9)) == Pos(1, 7)

@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 from mpirun import run, tool
 
-from mpicc_wrap import analysis, frontend, rankdep
+from mpicc_wrap.analysis import rankdep, unit
+from mpicc_wrap.frontend import parser
 from mpicc_wrap.model import TUAnalysis
 from mpicc_wrap.switches import Options
 
@@ -154,14 +155,14 @@ def _analyse(source: str) -> tuple[TUAnalysis, rankdep.RankDependence, float]:
             made.append(self)
 
     def run() -> TUAnalysis:
-        tu = frontend.parse(PRELUDE + source, "stress.c", [], OPTIONS)
-        return analysis.analyse(tu, {})
+        tu = parser.parse(PRELUDE + source, "stress.c", [], OPTIONS)
+        return unit.analyse(tu, {})
 
     real = rankdep.RankDependence
     rankdep.RankDependence = Counting  # type: ignore[misc]
     try:
         start = time.perf_counter()
-        result = frontend.deep_stack(run)
+        result = parser.deep_stack(run)
         return result, made[0], time.perf_counter() - start
     finally:
         rankdep.RankDependence = real  # type: ignore[misc]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from mpirun import run, tool
 
-from mpicc_wrap import budget
+from mpicc_wrap.driver import budget
 from mpicc_wrap.errors import AnalysisSkipped
 
 BUGGY = """#include <mpi.h>
@@ -147,7 +147,7 @@ def test_a_cache_hit_needs_no_child(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
     from analysis_helpers import preprocess
 
-    from mpicc_wrap import stage
+    from mpicc_wrap.driver import stage
     from mpicc_wrap.switches import Options
 
     text = preprocess(BUGGY, "prog.c")

@@ -8,8 +8,8 @@ from functools import lru_cache
 import pytest
 from mpirun import mpicc, run
 
-from mpicc_wrap import catalogue
-from mpicc_wrap.catalogue import CATALOGUE, lookup
+from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.catalogue import CATALOGUE, lookup
 
 _ATTR = re.compile(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)")
 _PROTO = re.compile(r"\b(?:int|double)\s+(P?MPI_\w+)\s*\(([^;{]*?)\)\s*;", re.S)

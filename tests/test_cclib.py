@@ -1,7 +1,7 @@
 """The run-time checker (cclib) driven by small C programs under real mpiexec.
 
 The programs call mpiccwrap_cc/mpiccwrap_cc_exit by hand (as the rewriter would) and
-link the runtime through runtime_build.link_args; every run has a timeout.  Each
+link the runtime through library.link_args; every run has a timeout.  Each
 test runs under the default MPI and again under Open MPI (the ``mpi_impl`` fixture).
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from mpirun import mpicc, mpiexec, rank_lines, run
 
-from mpicc_wrap import runtime_build
+from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 
 pytestmark = [pytest.mark.mpi, pytest.mark.usefixtures("mpi_impl")]
@@ -49,7 +49,7 @@ def compile_program(body: str, tmp: Path, args: list[str], name: str = "prog") -
 @pytest.fixture(scope="module")
 def runtime_args(mpi_impl: str, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     cache = tmp_path_factory.mktemp("cache")
-    return runtime_build.link_args(mpicc(), Options(cache=str(cache)))
+    return library.link_args(mpicc(), Options(cache=str(cache)))
 
 
 MISMATCH = r"""
@@ -300,7 +300,7 @@ def test_check_switch_turns_checks_off(tmp_path: Path, runtime_args: list[str]) 
 
 def test_executable_runs_after_cache_is_cleaned(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    args = runtime_build.link_args(mpicc(), Options(cache=str(cache)))
+    args = library.link_args(mpicc(), Options(cache=str(cache)))
     exe = compile_program(MATCHING, tmp_path, args)
     shutil.rmtree(cache)
     res = mpiexec(exe, 2, timeout=30, env={"LD_LIBRARY_PATH": ""})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mpirun import mpiexec, run, tool
 
-from mpicc_wrap import runtime_build
+from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 
 pytestmark = pytest.mark.mpi
@@ -58,7 +58,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
 
 
 def _build(tmp_path: Path, extra: str = "") -> Path:
-    args = runtime_build.link_args([tool("mpicc")], Options(cache=str(tmp_path / "cache")))
+    args = library.link_args([tool("mpicc")], Options(cache=str(tmp_path / "cache")))
     src = tmp_path / "prog.c"
     src.write_text(PROGRAM % {"extra": extra})
     exe = tmp_path / "prog"

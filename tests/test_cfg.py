@@ -1,12 +1,12 @@
-"""CFG shapes of each C construct (mpicc_wrap.cfg)."""
+"""CFG shapes of each C construct (mpicc_wrap.analysis.cfg)."""
 
 from __future__ import annotations
 
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
-from mpicc_wrap import catalogue, cfg, dominance
-from mpicc_wrap.cfg import CFG
+from mpicc_wrap.analysis import catalogue, cfg, dominance
+from mpicc_wrap.analysis.cfg import CFG
 
 HEADER = "typedef int MPI_Comm; extern MPI_Comm W; void exit(int);\n"
 
@@ -34,7 +34,7 @@ def unconditional(g: CFG, name: str) -> bool:
 
 
 def branches(g: CFG) -> list[str]:
-    from mpicc_wrap.plans import c_text
+    from mpicc_wrap.frontend.positions import c_text
     return [c_text(n.pred) for n in g.nodes if n.kind == "branch" and n.id in g.reachable()]
 
 

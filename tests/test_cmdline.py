@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mpicc_wrap import preprocess as pp
-from mpicc_wrap.cmdline import parse, split_response
+from mpicc_wrap.driver import commands as pp
+from mpicc_wrap.driver.cmdline import parse, split_response
 
 
 @pytest.mark.parametrize("argv,mode", [

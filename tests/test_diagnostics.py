@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mpicc_wrap import diagnostics
-from mpicc_wrap.diagnostics import (
+from mpicc_wrap.model import Condition, Finding, Loc, Note, ParsedTU, Pos, Stats, TUAnalysis
+from mpicc_wrap.report import diagnostics
+from mpicc_wrap.report.diagnostics import (
     SourceLines,
     emit,
     format_finding,
@@ -18,7 +19,6 @@ from mpicc_wrap.diagnostics import (
     severity,
     stats_line,
 )
-from mpicc_wrap.model import Condition, Finding, Loc, Note, ParsedTU, Pos, Stats, TUAnalysis
 from mpicc_wrap.switches import Options
 
 TAG = "mpi-collective-order"
@@ -272,10 +272,11 @@ def test_print_findings_is_reusable_for_link_step() -> None:
 
 
 def test_stage_passes_escalated_errors_to_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mpicc_wrap import analysis as analysis_mod
-    from mpicc_wrap import frontend, stage
+    from mpicc_wrap.analysis import unit as analysis_mod
+    from mpicc_wrap.driver import stage
+    from mpicc_wrap.frontend import parser
 
-    monkeypatch.setattr(frontend, "parse", lambda *a: tu())
+    monkeypatch.setattr(parser, "parse", lambda *a: tu())
     monkeypatch.setattr(analysis_mod, "analyse", lambda *a, **kw: analysis([finding()]))
     out = io.StringIO()
     res = stage.run("", "src.c", ["mpicc"], Options(instrument=False), {}, {TAG: "error"}, out)

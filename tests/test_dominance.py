@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from mpicc_wrap.dominance import frontiers, pdf_plus, pdf_set, postdominated, postdominators
+from mpicc_wrap.analysis.dominance import (
+    frontiers,
+    pdf_plus,
+    pdf_set,
+    postdominated,
+    postdominators,
+)
 
 ENTRY, EXIT = 0, 99
 # Figure 1(a): 1 branches to 2 or straight to the barrier in 5; 2 branches to the

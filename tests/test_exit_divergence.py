@@ -11,7 +11,7 @@ import pytest
 from mpirun import run, tool
 from pycparser import c_parser
 
-from mpicc_wrap import cfg
+from mpicc_wrap.analysis import cfg
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 

@@ -8,8 +8,8 @@ import pytest
 from mpirun import mpicc, run
 from pycparser import c_ast, c_generator
 
-from mpicc_wrap import frontend, handles, headercache
 from mpicc_wrap.errors import AnalysisSkipped
+from mpicc_wrap.frontend import handles, headercache, parser
 from mpicc_wrap.model import Loc, ParsedTU, Pos
 from mpicc_wrap.switches import Options
 
@@ -32,7 +32,7 @@ def preprocess(tmp: Path, src: str, name: str = "src.c", flags: tuple[str, ...] 
 
 
 def parse(tmp: Path, src: str, options: Options, flags: tuple[str, ...] = ()) -> ParsedTU:
-    return frontend.parse(preprocess(tmp, src, flags=flags), "src.c", mpicc(), options)
+    return parser.parse(preprocess(tmp, src, flags=flags), "src.c", mpicc(), options)
 
 
 def includes(*names: str) -> str:
@@ -199,11 +199,11 @@ def test_fast_path_failure_falls_back_to_full_parse(
     flags = system_header(tmp_path, "typedef int lib_comm;\nint lib_barrier(lib_comm c);\n")
     monkeypatch.setattr(headercache, "header_info_chain",
                         lambda chunks, opts: headercache.HeaderInfo(frozenset(), frozenset()))
-    before = dict(frontend.COUNTERS)
+    before = dict(parser.COUNTERS)
     tu = parse(tmp_path, "#include <lib.h>\nint f(lib_comm c){ return lib_barrier(c); }\n",
                options, flags)
-    assert frontend.COUNTERS["fast"] == before.get("fast", 0) + 1
-    assert frontend.COUNTERS["full"] == before.get("full", 0) + 1
+    assert parser.COUNTERS["fast"] == before.get("fast", 0) + 1
+    assert parser.COUNTERS["full"] == before.get("full", 0) + 1
     assert list(functions(tu)) == ["f"]  # system declarations are filtered out
     (call,) = calls(tu.ast, "lib_barrier")
     assert tu.loc(Pos(call.coord.line, call.coord.column)) == Loc("src.c", 2, 27)
@@ -229,7 +229,7 @@ def test_unparseable_code_is_skipped_with_its_location(tmp_path: Path, options: 
 
 
 def test_text_without_line_markers(options: Options) -> None:
-    tu = frontend.parse("int f(void)\n{\n  return 0;\n}\n", "plain.c", [], options)
+    tu = parser.parse("int f(void)\n{\n  return 0;\n}\n", "plain.c", [], options)
     ret = functions(tu)["f"].body.block_items[0]
     assert tu.loc(Pos(ret.coord.line, ret.coord.column)) == Loc("plain.c", 3, 3)
     assert tu.user_lines == 4
@@ -260,7 +260,7 @@ def test_deep_nesting_parses(options: Options) -> None:
     parens = "(" * 1000 + "x" + ")" * 1000
     chain = " else ".join(f"if (x == {i}) return {i};" for i in range(600))
     text = f"int f(int x){{ return {parens}; }}\nint g(int x){{ {chain} return -1; }}\n"
-    tu = frontend.parse(text, "deep.c", [], options)
+    tu = parser.parse(text, "deep.c", [], options)
     assert set(functions(tu)) == {"f", "g"}
 
 
@@ -268,5 +268,5 @@ def test_deep_stack_reraises_in_caller() -> None:
     def boom() -> int:
         raise ValueError("inner")
     with pytest.raises(ValueError, match="inner"):
-        frontend.deep_stack(boom)
-    assert frontend.deep_stack(lambda: 7) == 7
+        parser.deep_stack(boom)
+    assert parser.deep_stack(lambda: 7) == 7

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mpicc_wrap.gnumask import mask
+from mpicc_wrap.frontend.gnumask import mask
 
 CASES = [
     ("a = __builtin_offsetof(struct P,\n b) + c;", "a = 0" + " " * 27 + "\n    + c;"),

@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import require_openmpi
 from mpirun import run, tool
 
-from mpicc_wrap import handles
+from mpicc_wrap.frontend import handles
 from mpicc_wrap.switches import Options
 
 DEMO = Path(__file__).resolve().parent.parent / "examples" / "demo.c"

@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 from mpirun import mpicc, mpiexec, rank_lines, run
 
-from mpicc_wrap import catalogue, instrument, runtime_build
+from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.errors import AnalysisSkipped
+from mpicc_wrap.instrument import rewrite
 from mpicc_wrap.model import Condition, ExitPoint, FunctionPlan, ParsedTU, Pos, Site
+from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 
 PROGRAM = r"""#include <mpi.h>
@@ -137,12 +139,12 @@ def tu(tmp_path: Path) -> ParsedTU:
 
 
 def test_no_plan_leaves_the_text_unchanged(tu: ParsedTU) -> None:
-    assert instrument.rewrite(tu, []) == tu.text
+    assert rewrite.rewrite(tu, []) == tu.text
 
 
 def test_lines_kept_and_unplanned_functions_byte_identical(tu: ParsedTU) -> None:
     plans = [make_plan(tu, "int f(int rank)"), make_plan(tu, "int g(int rank)")]
-    out = instrument.rewrite(tu, plans)
+    out = rewrite.rewrite(tu, plans)
     assert out.count("\n") == tu.text.count("\n")
     for header in ("int helper(int x)", "int h(int rank)", "int main(int argc"):
         assert function_text(out, header) == function_text(tu.text, header)
@@ -155,7 +157,7 @@ def test_lines_kept_and_unplanned_functions_byte_identical(tu: ParsedTU) -> None
 
 def test_collective_becomes_a_comma_expression_and_exits_are_checked(tu: ParsedTU) -> None:
     plan = make_plan(tu, "int f(int rank)")
-    lines = instrument.rewrite(tu, [plan]).splitlines()
+    lines = rewrite.rewrite(tu, [plan]).splitlines()
     first = plan.def_start.line - 1
     assert lines[first].startswith("struct mpiccwrap_site {")
     assert lines[first].count("static const struct mpiccwrap_site") == 3
@@ -171,17 +173,17 @@ def test_collective_becomes_a_comma_expression_and_exits_are_checked(tu: ParsedT
 
 
 def test_site_records_user_file_line_and_condition(tu: ParsedTU) -> None:
-    out = instrument.rewrite(tu, [make_plan(tu, "int f(int rank)")])
+    out = rewrite.rewrite(tu, [make_plan(tu, "int f(int rank)")])
     barrier = re.search(r"mpiccwrap__s1 = \{ (\d+), \"MPI_Barrier\", \"MPI_COMM_WORLD\", "
                         r"\"([^\"]+)\", (\d+), \"f\", \"([^\"]+)\", 1, 0 \}", out)
     assert barrier
-    assert int(barrier.group(1)) == instrument.color("MPI_Barrier")
+    assert int(barrier.group(1)) == rewrite.color("MPI_Barrier")
     assert barrier.group(2).endswith("p.c") and barrier.group(3) == "8"
     assert barrier.group(4).endswith("p.c:7")
 
 
 def test_return_value_with_collective_is_evaluated_before_exit_checks(tu: ParsedTU) -> None:
-    out = instrument.rewrite(tu, [make_plan(tu, "int g(int rank)")])
+    out = rewrite.rewrite(tu, [make_plan(tu, "int g(int rank)")])
     line = next(ln for ln in out.splitlines() if "int mpiccwrap__ret" in ln)
     assert line.startswith("  if (rank >= 0) { int mpiccwrap__ret = ( (mpiccwrap_cc(")
     assert ", -1000000, (MPI_Op)(0x58000003), 1, ((MPI_Datatype)0x4c000405)), MPI_Allreduce(" \
@@ -192,7 +194,7 @@ def test_return_value_with_collective_is_evaluated_before_exit_checks(tu: Parsed
 
 
 def test_root_and_size_checked_for_bcast(tu: ParsedTU) -> None:
-    out = instrument.rewrite(tu, [make_plan(tu, "int h(int rank)")])
+    out = rewrite.rewrite(tu, [make_plan(tu, "int h(int rank)")])
     assert ("(mpiccwrap_cc(((MPI_Comm)0x44000000), &mpiccwrap__s1, rank % 2, (MPI_Op)0, 1, "
             "((MPI_Datatype)0x4c000405)), MPI_Bcast(") in out
     assert re.search(r'"MPI_Bcast", "MPI_COMM_WORLD", "[^"]+", 21, "h", "[^"]+", 1, 5 \}', out)
@@ -204,11 +206,11 @@ def test_call_and_noreturn_kinds(tu: ParsedTU) -> None:
     plan.sites = [Site("call", "helper", "f", "", call.start, call.end, call.loc,
                        flagged=True),
                   Site("noreturn", "exit", "f", "", call.start, call.end, call.loc)]
-    out = instrument.rewrite(tu, [plan])
+    out = rewrite.rewrite(tu, [plan])
     assert ("(mpiccwrap_cc(((MPI_Comm)0x44000000), &mpiccwrap__s1, -1000000, (MPI_Op)0, -1L, "
             "(MPI_Datatype)0), (mpiccwrap_cc_exit(((MPI_Comm)0x44000000), &mpiccwrap__s2), "
             "MPI_Barrier(((MPI_Comm)0x44000000))))") in out
-    assert f'{instrument.color("helper()")}, "helper()"' in out
+    assert f'{rewrite.color("helper()")}, "helper()"' in out
 
 
 def test_call_with_unknown_communicator_is_not_checked(tu: ParsedTU) -> None:
@@ -219,7 +221,7 @@ def test_call_with_unknown_communicator_is_not_checked(tu: ParsedTU) -> None:
     plan = make_plan(tu, "int f(int rank)")
     call = plan.sites[0]
     plan.sites = [Site("call", "helper", "f", "", call.start, call.end, call.loc)]
-    out = instrument.rewrite(tu, [plan])
+    out = rewrite.rewrite(tu, [plan])
     body = function_text(out, "int f(int rank)")
     assert "mpiccwrap_cc(" not in body and "mpiccwrap_cc_exit(" in body
 
@@ -231,31 +233,31 @@ def test_call_with_fixed_sequence_is_coloured_by_its_first_collective(tu: Parsed
     call = plan.sites[0]
     plan.sites = [Site("call", "leader_sync", "f", "((MPI_Comm)0x44000000)", call.start,
                        call.end, call.loc, first="MPI_Barrier")]
-    out = instrument.rewrite(tu, [plan])
-    assert f'{instrument.color("MPI_Barrier")}, "leader_sync()"' in out
+    out = rewrite.rewrite(tu, [plan])
+    assert f'{rewrite.color("MPI_Barrier")}, "leader_sync()"' in out
 
 
 def test_communicator_spellings_are_normalised(tu: ParsedTU) -> None:
     plan = make_plan(tu, "int f(int rank)")
     plan.comms = ["(MPI_Comm) 0x44000000", "((MPI_Comm)0x44000000)", "MPI_COMM_WORLD"]
-    out = instrument.rewrite(tu, [plan])
+    out = rewrite.rewrite(tu, [plan])
     ret = out.splitlines()[plan.exits[0].start.line - 1]
     assert ret == "  { mpiccwrap_cc_exit((MPI_Comm) 0x44000000, &mpiccwrap__s2); return rank; }"
     plan.sites[0].comm = "MPI_COMM_WORLD"  # named by the analysis (e.g. for MPI_Finalize)
     plan.comms = ["sub"]  # MPI_Comm_free(&sub): the analysis hands over the handle
-    out = instrument.rewrite(tu, [plan])
+    out = rewrite.rewrite(tu, [plan])
     assert "(mpiccwrap_cc(mpiccwrap_comm_world(), &mpiccwrap__s1," in out
     assert "mpiccwrap_cc_exit(sub, &mpiccwrap__s2); return rank; }" in out
     assert '"exit", "sub", ' in out
 
 
 def test_a_new_site_kind_is_a_table_row(tu: ParsedTU, monkeypatch: pytest.MonkeyPatch) -> None:
-    kind = instrument.SiteKind("cc_site.c.j2", "check", lambda s: "traced " + s.name)
-    monkeypatch.setitem(instrument.SITE_KINDS, "traced", kind)
+    kind = rewrite.SiteKind("cc_site.c.j2", "check", lambda s: "traced " + s.name)
+    monkeypatch.setitem(rewrite.SITE_KINDS, "traced", kind)
     plan = make_plan(tu, "int f(int rank)")
     plan.sites[0].kind = "traced"
-    out = instrument.rewrite(tu, [plan])
-    assert f'{instrument.color("traced MPI_Barrier")}, "traced MPI_Barrier"' in out
+    out = rewrite.rewrite(tu, [plan])
+    assert f'{rewrite.color("traced MPI_Barrier")}, "traced MPI_Barrier"' in out
     assert "(mpiccwrap_cc(((MPI_Comm)0x44000000), &mpiccwrap__s1," in out
 
 
@@ -263,7 +265,7 @@ def test_unknown_site_kind_is_skipped_not_crashed(tu: ParsedTU) -> None:
     plan = make_plan(tu, "int f(int rank)")
     plan.sites[0].kind = "p2p"
     with pytest.raises(AnalysisSkipped, match="unknown site kind"):
-        instrument.rewrite(tu, [plan])
+        rewrite.rewrite(tu, [plan])
 
 
 def test_misplaced_return_is_skipped(tu: ParsedTU) -> None:
@@ -271,27 +273,27 @@ def test_misplaced_return_is_skipped(tu: ParsedTU) -> None:
     plan.exits[0] = ExitPoint("return", plan.body_start, plan.exits[0].end, plan.exits[0].loc,
                               True, True)
     with pytest.raises(AnalysisSkipped, match="return statement not where planned"):
-        instrument.rewrite(tu, [plan])
+        rewrite.rewrite(tu, [plan])
 
 
 def test_c_string_and_split_args() -> None:
-    assert instrument.c_string('a"b\\c\td') == '"a\\"b\\\\c\\011d"'
-    assert instrument.c_string("é") == '"\\303\\251"'
-    assert instrument.split_args('MPI_Bcast(&x, f(1, 2), "a,b", \',\', c)') == [
+    assert rewrite.c_string('a"b\\c\td') == '"a\\"b\\\\c\\011d"'
+    assert rewrite.c_string("é") == '"\\303\\251"'
+    assert rewrite.split_args('MPI_Bcast(&x, f(1, 2), "a,b", \',\', c)') == [
         "&x", "f(1, 2)", '"a,b"', "','", "c"]
-    assert instrument.split_args("MPI_Barrier()") == []
+    assert rewrite.split_args("MPI_Barrier()") == []
 
 
 def test_colors_are_stable_distinct_and_not_exit() -> None:
     names = sorted({*catalogue.CATALOGUE, "helper()", "g()"})
-    colors = [instrument.color(n) for n in names]
+    colors = [rewrite.color(n) for n in names]
     assert len(set(colors)) == len(colors)
-    assert instrument.EXIT_COLOR not in colors
-    assert instrument.color("MPI_Barrier") == instrument.color("MPI_Barrier")
+    assert rewrite.EXIT_COLOR not in colors
+    assert rewrite.color("MPI_Barrier") == rewrite.color("MPI_Barrier")
 
 
 def test_declarations_come_from_the_header() -> None:
-    decls = instrument.declarations()
+    decls = rewrite.declarations()
     assert decls.startswith("struct mpiccwrap_site {") and "\n" not in decls
     assert "int mpiccwrap_cc(MPI_Comm comm" in decls
 
@@ -299,7 +301,7 @@ def test_declarations_come_from_the_header() -> None:
 @pytest.fixture(scope="module")
 def runtime_args(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     cache = tmp_path_factory.mktemp("cache")
-    return runtime_build.link_args(mpicc(), Options(cache=str(cache)))
+    return library.link_args(mpicc(), Options(cache=str(cache)))
 
 
 def build(tmp: Path, text: str, args: list[str], name: str) -> Path:
@@ -317,7 +319,7 @@ def test_rewritten_program_compiles_and_runs_like_the_original(
         tu: ParsedTU, tmp_path: Path, runtime_args: list[str]) -> None:
     plans = [make_plan(tu, h) for h in ("int f(int rank)", "int g(int rank)", "int h(int rank)")]
     plain = build(tmp_path, tu.text, [], "plain")
-    checked = build(tmp_path, instrument.rewrite(tu, plans), runtime_args, "checked")
+    checked = build(tmp_path, rewrite.rewrite(tu, plans), runtime_args, "checked")
     outputs = [mpiexec(exe, 3, timeout=30) for exe in (plain, checked)]
     assert [r.returncode for r in outputs] == [0, 0], outputs[1].output
     assert rank_lines(outputs[1].stdout) == rank_lines(outputs[0].stdout)
@@ -330,7 +332,7 @@ def test_rewritten_program_compiles_and_runs_like_the_original(
 def test_rewritten_mismatch_is_stopped_with_user_lines(
         nprocs: int, tu: ParsedTU, tmp_path: Path, runtime_args: list[str]) -> None:
     plans = [make_plan(tu, h) for h in ("int f(int rank)", "int g(int rank)")]
-    exe = build(tmp_path, instrument.rewrite(tu, plans), runtime_args, "checked")
+    exe = build(tmp_path, rewrite.rewrite(tu, plans), runtime_args, "checked")
     res = mpiexec(exe, nprocs, ["f"], timeout=30)
     assert not res.timed_out and res.returncode != 0
     evens = "rank 0 is" if nprocs == 2 else "ranks 0,2 are"
@@ -344,7 +346,7 @@ def test_rewritten_mismatch_is_stopped_with_user_lines(
 @pytest.mark.mpi
 def test_rewritten_root_mismatch_is_reported(tu: ParsedTU, tmp_path: Path,
                                              runtime_args: list[str]) -> None:
-    exe = build(tmp_path, instrument.rewrite(tu, [make_plan(tu, "int h(int rank)")]),
+    exe = build(tmp_path, rewrite.rewrite(tu, [make_plan(tu, "int h(int rank)")]),
                 runtime_args, "checked")
     res = mpiexec(exe, 3, ["h"], timeout=30)
     assert not res.timed_out and res.returncode != 0

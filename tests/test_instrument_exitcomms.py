@@ -16,12 +16,13 @@ from analysis_helpers import parse_source
 from mpirun import Run, mpicc, mpiexec, rank_lines, run, tool
 from mpirun import compiler as mpirun_compiler
 
-from mpicc_wrap import handles, instrument
-from mpicc_wrap.analysis import analyse
+from mpicc_wrap.analysis.unit import analyse
 from mpicc_wrap.errors import AnalysisSkipped
+from mpicc_wrap.frontend import handles
+from mpicc_wrap.instrument import rewrite
 from mpicc_wrap.model import FunctionPlan, ParsedTU, Pos, TUAnalysis
 
-NULL = instrument.PREDEFINED_COMMS["MPI_COMM_NULL"]
+NULL = rewrite.PREDEFINED_COMMS["MPI_COMM_NULL"]
 
 SOURCE = r"""
 #include <mpi.h>
@@ -129,7 +130,7 @@ def test_uninitialised_local_gets_a_null_init(parsed: ParsedTU, result: TUAnalys
     assert len(plan.inits) == 1  # `spare` is not a checked communicator
     init = plan.inits[0]
     assert line_of(parsed, init)[:init.column - 1].endswith("MPI_Comm sub")
-    text = instrument.rewrite(parsed, result.plans)
+    text = rewrite.rewrite(parsed, result.plans)
     assert text.count("\n") == parsed.text.count("\n")
     new_line = text.split("\n")[init.line - 1]
     assert new_line.strip() == f"MPI_Comm sub = {NULL}, spare;"
@@ -145,7 +146,7 @@ def test_init_goes_after_the_right_declarator(parsed: ParsedTU, result: TUAnalys
     plan = plan_of(result, "second_in_list")
     assert exit_names(parsed, plan) == {"first", "second"}  # not `attributed`
     assert len(plan.inits) == 1
-    text = instrument.rewrite(parsed, [plan])
+    text = rewrite.rewrite(parsed, [plan])
     line = text.split("\n")[plan.inits[0].line - 1]
     assert line.startswith("  MPI_Comm first = ") and line.endswith(f", second = {NULL};")
     assert "attributed = " not in text
@@ -169,7 +170,7 @@ def test_no_exit_check_when_no_communicator_is_valid(parsed: ParsedTU,
     """An empty ``comms`` must not fall back to the sites' communicators."""
     plan = plan_of(result, "only_inner")
     assert not any("c" == c.removeprefix("&") for c in plan.comms)
-    text = instrument.rewrite(parsed, [plan])
+    text = rewrite.rewrite(parsed, [plan])
     body = text[text.index("void only_inner"):]
     body = body[:body.index("\n}") + 2]
     assert "mpiccwrap_cc(" in body and "mpiccwrap_cc_exit(" not in body
@@ -181,13 +182,13 @@ def test_init_not_after_a_name_is_skipped(parsed: ParsedTU, result: TUAnalysis) 
                        plan.def_start, plan.sites, plan.exits, plan.comms,
                        [plan.body_start])
     with pytest.raises(AnalysisSkipped):
-        instrument.rewrite(parsed, [bad])
+        rewrite.rewrite(parsed, [bad])
 
 
 def test_rewritten_tu_compiles_with_warnings_as_errors(parsed: ParsedTU, result: TUAnalysis,
                                                        tmp_path: Path) -> None:
     src = tmp_path / "rewritten.i"
-    src.write_text(instrument.rewrite(parsed, result.plans))
+    src.write_text(rewrite.rewrite(parsed, result.plans))
     res = run([*mpicc(), "-Wall", "-Wextra", "-Werror", "-c", str(src),
                "-o", str(tmp_path / "rewritten.o")], timeout=120)
     assert res.returncode == 0, res.output

@@ -19,7 +19,7 @@ import pytest
 from analysis_helpers import preprocess
 from mpirun import mpiexec, run, tool
 
-from mpicc_wrap import netcompile, stage
+from mpicc_wrap.driver import netcompile, stage
 from mpicc_wrap.switches import Options
 
 SOURCE = r"""#include <mpi.h>

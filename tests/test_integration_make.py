@@ -25,7 +25,7 @@ from integration_build import (
     tree_files,
 )
 
-from mpicc_wrap.summaries import SIDE_SUFFIX
+from mpicc_wrap.analysis.summaries import SIDE_SUFFIX
 
 pytestmark = pytest.mark.mpi
 

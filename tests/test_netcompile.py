@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from mpirun import run, tool
 
-from mpicc_wrap import cmdline, driver, netcompile, stage
-from mpicc_wrap.stage import StageResult
+from mpicc_wrap.driver import cmdline, netcompile, pipeline, stage
+from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.switches import Options
 
 USER = """#include <mpi.h>
@@ -82,7 +82,7 @@ def test_command_puts_the_net_last_and_only_on_our_text() -> None:
     cmd = netcompile._command(["mpicc"], inv, "r.i", "u.o", True, keep_w=False)
     assert cmd[-len(netcompile.NET_FLAGS):] == list(netcompile.NET_FLAGS)
     assert "-w" not in cmd and "-DX=1" not in cmd and "r.i" in cmd
-    from mpicc_wrap import preprocess as pp
+    from mpicc_wrap.driver import commands as pp
     original = pp.compile_original_command(["mpicc"], inv, inv.sources[0], "u.o")
     assert not set(netcompile.NET_FLAGS) & set(original)
 
@@ -96,8 +96,8 @@ def test_driver_falls_back_to_the_original_with_a_note(
     monkeypatch.setattr(stage, "run", lambda *a, **k: StageResult(pp_text + OURS_BROKEN))
     inv = cmdline.parse(["-c", str(src), "-o", str(tmp_path / "u.o")])
     options = Options(cache=str(tmp_path / "cache"), result_cache=False)
-    assert driver.run(inv, [tool("mpicc")], options) == 0
+    assert pipeline.run(inv, [tool("mpicc")], options) == 0
     err = capfd.readouterr().err
-    assert f"analysis skipped for {src}: {driver.BROKEN_REWRITE}" in err
+    assert f"analysis skipped for {src}: {pipeline.BROKEN_REWRITE}" in err
     nm = run(["nm", str(tmp_path / "u.o")], timeout=30)
     assert " f\n" in nm.stdout and "mpiccwrap__bad" not in nm.stdout

@@ -26,7 +26,7 @@ from test_corpus_dynamic import Outcome, check_case, run_case
 from test_integration_cmake import _cache, _configure_and_build
 from test_integration_make import _make
 
-from mpicc_wrap import runtime_build
+from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 
 pytestmark = [pytest.mark.mpi, pytest.mark.usefixtures("openmpi")]
@@ -128,13 +128,13 @@ def test_runtime_cache_keeps_one_build_per_mpi(tmp_path: Path) -> None:
     """The checker runtime built for the environment's MPICH and for Open MPI in one
     cache: two entries, each linked against its own MPI, neither rebuilt by the other."""
     options = Options(cache=str(tmp_path / "cache"))
-    mpich = runtime_build.ensure_runtime([mpirun.tool("mpicc")], options)
+    mpich = library.ensure_runtime([mpirun.tool("mpicc")], options)
     stamp = mpich.archive.stat().st_mtime_ns
-    ompi = runtime_build.ensure_runtime(mpirun.mpicc(), options)
+    ompi = library.ensure_runtime(mpirun.mpicc(), options)
     assert ompi.directory != mpich.directory
     assert ompi.directory.parent == mpich.directory.parent
     assert mpich.archive.stat().st_mtime_ns == stamp
-    assert runtime_build.ensure_runtime([mpirun.tool("mpicc")], options) == mpich
+    assert library.ensure_runtime([mpirun.tool("mpicc")], options) == mpich
     assert any(name.startswith("ompi_") for name in _undefined(ompi.archive))
     assert not any(name.startswith("ompi_") for name in _undefined(mpich.archive))
     done = sorted(p.parent.name for p in (tmp_path / "cache" / "runtime").glob("*/BUILD-COMPLETE"))

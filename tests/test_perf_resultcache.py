@@ -1,4 +1,4 @@
-"""The analysis result cache (mpicc_wrap.resultcache, wired in stage.run): a hit skips
+"""The analysis result cache (mpicc_wrap.driver.resultcache, wired in stage.run): a hit skips
 parsing and analysis but prints, suppresses and reports exactly as a miss."""
 
 from __future__ import annotations
@@ -15,9 +15,12 @@ from typing import Any
 import mpirun
 import pytest
 
-from mpicc_wrap import analysis, frontend, reports, resultcache, stage
+from mpicc_wrap.analysis import unit
+from mpicc_wrap.driver import resultcache, stage
+from mpicc_wrap.driver.stage import StageResult
+from mpicc_wrap.frontend import parser
 from mpicc_wrap.model import FunctionSummary
-from mpicc_wrap.stage import StageResult
+from mpicc_wrap.report import jsonl
 from mpicc_wrap.switches import Options
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -51,7 +54,7 @@ def run(text: str, path: Path, opts: Options,
 def forbid_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: object) -> None:
         raise AssertionError("a cache hit must not parse")
-    monkeypatch.setattr(frontend, "parse", fail)
+    monkeypatch.setattr(parser, "parse", fail)
 
 
 def entries(opts: Options) -> list[Path]:
@@ -94,7 +97,7 @@ def test_hit_escalates_with_werror_and_writes_the_json_report(
     forbid_parsing(monkeypatch)
     result, printed = run(text, program, options(tmp_path, report=str(report), werror=True))
     assert result.errors == 1 and "error: MPI_Barrier" in printed
-    first, second = reports.read_report(str(report))
+    first, second = jsonl.read_report(str(report))
     assert first["findings"][0]["message"] == second["findings"][0]["message"]
 
 
@@ -173,13 +176,13 @@ def test_rebuild_through_the_wrapper_hits_and_prints_the_same(program: Path,
 def test_an_analysis_that_cannot_be_stored_still_builds(
         odd: Callable[[], object], program: Path, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    real = analysis.analyse
+    real = unit.analyse
 
     def with_odd_field(*args: Any, **kwargs: Any) -> Any:
         result = real(*args, **kwargs)
         result.deferred.append(odd())
         return result
-    monkeypatch.setattr(analysis, "analyse", with_odd_field)
+    monkeypatch.setattr(unit, "analyse", with_odd_field)
     text, opts = preprocess(program), options(tmp_path)
     result, printed = run(text, program, opts)
     assert "warning: MPI_Barrier" in printed and result.text is not None

@@ -12,8 +12,8 @@ from pathlib import Path
 import mpirun
 import pytest
 
+from mpicc_wrap.frontend.positions import Text
 from mpicc_wrap.model import Pos
-from mpicc_wrap.plans import Text
 
 CLEAN = """#include <mpi.h>
 int main(int argc, char **argv)
@@ -30,8 +30,9 @@ int main(int argc, char **argv)
 # SARIF only MPICC_WRAP_SARIF.
 PROBE = """
 import sys
-HEAVY = ("jinja2", "cffi", "mpicc_wrap.runtime_build", "mpicc_wrap.sarif", "mpicc_wrap.instrument")
-from mpicc_wrap.cli import main
+HEAVY = ("jinja2", "cffi", "mpicc_wrap.runtime.library", "mpicc_wrap.report.sarif",
+         "mpicc_wrap.instrument.rewrite")
+from mpicc_wrap.driver.cli import main
 code = main(["-c", "clean.c", "-o", "clean.o"])
 print(code, *sorted(m for m in HEAVY if m in sys.modules))
 """
@@ -58,9 +59,10 @@ def test_text_line_starts_match_a_character_scan(text: str) -> None:
 
 PASS_PROBE = """
 import sys
-from mpicc_wrap.cli import main
+from mpicc_wrap.driver.cli import main
 code = main(sys.argv[1:])
-print(code, *sorted(m for m in ("mpicc_wrap.driver", "mpicc_wrap.stage") if m in sys.modules))
+LOADED = ("mpicc_wrap.driver.pipeline", "mpicc_wrap.driver.stage")
+print(code, *sorted(m for m in LOADED if m in sys.modules))
 """
 
 

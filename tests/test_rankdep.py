@@ -6,8 +6,8 @@ import pytest
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
+from mpicc_wrap.analysis.rankdep import RankDependence
 from mpicc_wrap.model import FunctionSummary
-from mpicc_wrap.rankdep import RankDependence
 
 PRELUDE = """\
 typedef int MPI_Comm; typedef int MPI_Datatype; typedef int MPI_Op;

@@ -1,4 +1,4 @@
-"""Link-time re-instrumentation (mpicc_wrap.relink): a caller compiled before the TU
+"""Link-time re-instrumentation (mpicc_wrap.driver.relink): a caller compiled before the TU
 defining its collective callee is recompiled at the link with every summary visible,
 so the executable checks the call at run time instead of hanging."""
 
@@ -13,8 +13,8 @@ import corpus_lib as corpus
 import mpirun
 import pytest
 
-from mpicc_wrap import cmdline, relink
-from mpicc_wrap import summaries as S
+from mpicc_wrap.analysis import summaries as S
+from mpicc_wrap.driver import cmdline, relink
 from mpicc_wrap.switches import Options
 
 CASE = Path(__file__).parent / "corpus" / "buggy_xtu_helper_after"

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from mpicc_wrap import reports
-from mpicc_wrap.diagnostics import emit
 from mpicc_wrap.model import Stats
+from mpicc_wrap.report import jsonl
+from mpicc_wrap.report.diagnostics import emit
 from mpicc_wrap.switches import Options
 from tests.mpirun import run
 from tests.test_diagnostics import TAG, analysis, finding, tu
@@ -38,7 +38,7 @@ def test_json_record_has_all_fields(tmp_path: Path) -> None:
     stats = Stats(collective_sites=4, flagged_sites=1, instrumented_sites=2, functions=3,
                   functions_instrumented=1, user_lines=50, analysis_seconds=0.01)
     emit_to(Options(report=str(path)), [finding()], stats, flags={TAG: "error"})
-    [record] = reports.read_report(str(path))
+    [record] = jsonl.read_report(str(path))
     assert record["file"] == "src.c" and record["skipped"] is False
     assert record["cwd"] == os.getcwd()
     assert record["stats"] == dataclasses.asdict(stats)
@@ -56,7 +56,7 @@ def test_json_lines_are_appended(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     for name in ("a.c", "b.c"):
         emit_to(Options(report=str(path)), [], main_file=name)
-    assert [r["file"] for r in reports.read_report(str(path))] == ["a.c", "b.c"]
+    assert [r["file"] for r in jsonl.read_report(str(path))] == ["a.c", "b.c"]
     assert len(path.read_text().splitlines()) == 2
 
 
@@ -68,9 +68,9 @@ def test_no_report_unless_requested(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_record_skip(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
-    reports.record_skip(Options(report=str(path)), "weird.c", "parser limit")
-    reports.record_skip(Options(), "ignored.c", "no report requested")
-    [record] = reports.read_report(str(path))
+    jsonl.record_skip(Options(report=str(path)), "weird.c", "parser limit")
+    jsonl.record_skip(Options(), "ignored.c", "no report requested")
+    [record] = jsonl.read_report(str(path))
     assert record["skipped"] is True and record["reason"] == "parser limit"
     assert record["stats"] == dataclasses.asdict(Stats(skipped=1))
     assert record["findings"] == []
@@ -117,7 +117,7 @@ def record(file: str, sites: int, flagged: int, instrumented: int, cwd: str = "/
 
 
 def test_aggregate_totals_and_share() -> None:
-    summary = reports.aggregate([record("a.c", 10, 2, 3, suppressed=1), record("b.c", 6, 0, 0),
+    summary = jsonl.aggregate([record("a.c", 10, 2, 3, suppressed=1), record("b.c", 6, 0, 0),
                                  record("c.c", 0, 0, 0, skipped=1)])
     totals = summary["totals"]
     assert totals["tus"] == 3 and totals["skipped"] == 1
@@ -131,7 +131,7 @@ def test_aggregate_totals_and_share() -> None:
 
 
 def test_aggregate_keeps_latest_record_per_tu() -> None:
-    summary = reports.aggregate([record("a.c", 10, 2, 3), record("a.c", 10, 0, 0, cwd="/other"),
+    summary = jsonl.aggregate([record("a.c", 10, 2, 3), record("a.c", 10, 0, 0, cwd="/other"),
                                  record("a.c", 8, 1, 1)])
     assert summary["records"] == 3 and summary["totals"]["tus"] == 2
     assert summary["totals"]["collective_sites"] == 18
@@ -139,7 +139,7 @@ def test_aggregate_keeps_latest_record_per_tu() -> None:
 
 
 def test_table_lists_tus_and_total() -> None:
-    table = reports.format_table(reports.aggregate([record("a.c", 10, 2, 3),
+    table = jsonl.format_table(jsonl.aggregate([record("a.c", 10, 2, 3),
                                                     record("skip.c", 0, 0, 0, skipped=1)]))
     lines = table.splitlines()
     assert lines[0].split()[:3] == ["TU", "collective", "sites"]
@@ -152,7 +152,7 @@ def test_table_lists_tus_and_total() -> None:
 def test_read_report_skips_torn_lines(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     path.write_text('{"file": "a.c"}\n{"file": "b\n\n[1]\n')
-    assert reports.read_report(str(path)) == [{"file": "a.c"}]
+    assert jsonl.read_report(str(path)) == [{"file": "a.c"}]
 
 
 def test_cli_prints_table(tmp_path: Path) -> None:
@@ -160,18 +160,18 @@ def test_cli_prints_table(tmp_path: Path) -> None:
     emit_to(Options(report=str(path)), [finding()], Stats(collective_sites=4, flagged_sites=1,
                                                           instrumented_sites=1, functions=2,
                                                           functions_instrumented=1))
-    res = run([sys.executable, "-m", "mpicc_wrap.reports", str(path)], timeout=60)
+    res = run([sys.executable, "-m", "mpicc_wrap.report.jsonl", str(path)], timeout=60)
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[2].split() == ["src.c", "4", "1", "1", "25.0%", "1/2", "0"]
-    res = run([sys.executable, "-m", "mpicc_wrap.reports", str(path), "--json"], timeout=60)
+    res = run([sys.executable, "-m", "mpicc_wrap.report.jsonl", str(path), "--json"], timeout=60)
     assert json.loads(res.stdout)["totals"]["collective_sites"] == 4
 
 
 def test_cli_errors_without_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert reports.main([str(tmp_path / "missing.jsonl")]) == 1
+    assert jsonl.main([str(tmp_path / "missing.jsonl")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("mpicc-wrap: error: cannot read report") and "Traceback" not in err
-    assert reports.main([]) == 2
+    assert jsonl.main([]) == 2
 
 
 # -- SARIF ----------------------------------------------------------------------------

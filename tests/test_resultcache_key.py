@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from mpicc_wrap import resultcache
+from mpicc_wrap.driver import resultcache
+from mpicc_wrap.driver.resultcache import Entry
 from mpicc_wrap.model import Stats, TUAnalysis
-from mpicc_wrap.resultcache import Entry
 from mpicc_wrap.switches import Options
 
 

@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 from mpirun import is_openmpi, mpicc, mpiexec, mpiexec_command, rank_lines
 
-from mpicc_wrap import runtime_build
 from mpicc_wrap.errors import WrapError
+from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 
 
 @pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> runtime_build.Runtime:
+def runtime(tmp_path_factory: pytest.TempPathFactory) -> library.Runtime:
     cache = tmp_path_factory.mktemp("cache")
-    return runtime_build.ensure_runtime(mpicc(), Options(cache=str(cache)))
+    return library.ensure_runtime(mpicc(), Options(cache=str(cache)))
 
 
-def test_build_produces_archive_and_cffi_module(runtime: runtime_build.Runtime) -> None:
+def test_build_produces_archive_and_cffi_module(runtime: library.Runtime) -> None:
     assert runtime.archive.is_file() and runtime.module.is_file()
     assert (runtime.include / "mpiccwrap_cc.h").is_file()
     symbols = subprocess.run(["nm", str(runtime.archive)], capture_output=True, text=True,
@@ -32,10 +32,10 @@ def test_build_produces_archive_and_cffi_module(runtime: runtime_build.Runtime) 
     assert runtime.directory.parent.name == "runtime"
 
 
-def test_link_args_reuse_the_cache(runtime: runtime_build.Runtime) -> None:
+def test_link_args_reuse_the_cache(runtime: library.Runtime) -> None:
     options = Options(cache=str(runtime.directory.parent.parent))
     stamp = runtime.archive.stat().st_mtime_ns
-    assert runtime_build.link_args(mpicc(), options) == [str(runtime.archive)]
+    assert library.link_args(mpicc(), options) == [str(runtime.archive)]
     assert runtime.archive.stat().st_mtime_ns == stamp
 
 
@@ -43,8 +43,8 @@ def test_key_depends_on_the_mpi_compiler(tmp_path: Path) -> None:
     other = tmp_path / "mpicc"
     other.write_text("#!/bin/sh\necho other-mpi -lmpi\n")
     other.chmod(0o755)
-    assert runtime_build.runtime_key(mpicc()) == runtime_build.runtime_key(mpicc())
-    assert runtime_build.runtime_key([str(other)]) != runtime_build.runtime_key(mpicc())
+    assert library.runtime_key(mpicc()) == library.runtime_key(mpicc())
+    assert library.runtime_key([str(other)]) != library.runtime_key(mpicc())
 
 
 def test_build_failure_is_a_clear_error(tmp_path: Path) -> None:
@@ -52,7 +52,7 @@ def test_build_failure_is_a_clear_error(tmp_path: Path) -> None:
     broken.write_text("#!/bin/sh\necho 'no compiler here' >&2\nexit 3\n")
     broken.chmod(0o755)
     with pytest.raises(WrapError, match="(?s)cannot build the checker runtime: .*no compiler here"):
-        runtime_build.link_args([str(broken)], Options(cache=str(tmp_path / "c")))
+        library.link_args([str(broken)], Options(cache=str(tmp_path / "c")))
     assert not any(p.is_dir() for p in (tmp_path / "c" / "runtime").iterdir())
 
 
@@ -60,17 +60,17 @@ def test_cffi_module_is_optional(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     def fail(compiler: list[str], build: Path) -> None:
         raise WrapError("cannot build the checker runtime: no Python.h")
 
-    monkeypatch.setattr(runtime_build, "_build_module", fail)
-    runtime = runtime_build.ensure_runtime(mpicc(), Options(cache=str(tmp_path)))
+    monkeypatch.setattr(library, "_build_module", fail)
+    runtime = library.ensure_runtime(mpicc(), Options(cache=str(tmp_path)))
     assert runtime.archive.is_file() and not runtime.module.exists()
-    assert "no Python.h" in (runtime.directory / runtime_build.MODULE_ERROR).read_text()
+    assert "no Python.h" in (runtime.directory / library.MODULE_ERROR).read_text()
 
 
 def test_concurrent_builds_share_one_complete_cache(tmp_path: Path) -> None:
     code = textwrap.dedent(f"""
-        from mpicc_wrap import runtime_build
+        from mpicc_wrap.runtime import library
         from mpicc_wrap.switches import Options
-        print(runtime_build.link_args({mpicc()!r}, Options(cache={str(tmp_path)!r}))[0])
+        print(library.link_args({mpicc()!r}, Options(cache={str(tmp_path)!r}))[0])
     """)
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
              for _ in range(2)]
@@ -82,14 +82,14 @@ def test_concurrent_builds_share_one_complete_cache(tmp_path: Path) -> None:
 
 
 def _load_module(path: Path) -> object:
-    spec = importlib.util.spec_from_file_location(runtime_build.MODULE, path)
+    spec = importlib.util.spec_from_file_location(library.MODULE, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def test_embedding_python_helper_formats_ranks(runtime: runtime_build.Runtime) -> None:
+def test_embedding_python_helper_formats_ranks(runtime: library.Runtime) -> None:
     lib = ctypes.CDLL(str(runtime.module))
     fmt = lib.mpiccwrap_format_ranks
     ranks = (ctypes.c_int * 5)(0, 1, 2, 3, 5)
@@ -117,7 +117,7 @@ os.write(1, f"{comm.rank} passed\\n".encode())  # one line, one write, rank firs
 
 
 @pytest.mark.mpi
-def test_checker_callable_from_mpi4py(runtime: runtime_build.Runtime, tmp_path: Path) -> None:
+def test_checker_callable_from_mpi4py(runtime: library.Runtime, tmp_path: Path) -> None:
     if is_openmpi(mpiexec_command()[0]):
         pytest.skip("mpi4py in the venv is built for the MPICH wheel, not for Open MPI")
     script = tmp_path / "check.py"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from mpirun import mpiexec, run, tool
 
-from mpicc_wrap import catalogue
+from mpicc_wrap.analysis import catalogue
 
 
 def test_every_form_of_a_size_equal_family_is_size_equal() -> None:

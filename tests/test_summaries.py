@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mpicc_wrap import summaries as S
+from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Note, Pos
 from mpicc_wrap.switches import Options
 from tests.mpirun import mpicc, run

@@ -14,7 +14,7 @@ import pytest
 from mpirun import Run, mpicc, run
 from test_wrapper_shapes import WRAPPERS, norm
 
-from mpicc_wrap.summaries import SIDE_SUFFIX
+from mpicc_wrap.analysis.summaries import SIDE_SUFFIX
 
 PROGRAM = "#include <stdio.h>\nint main(void)\n{\n    puts(\"hi\");\n    return 0;\n}\n"
 Files = dict[str, str]

@@ -3,6 +3,7 @@ failure policy (notes, STRICT, no tracebacks), temp files, link hooks, discovery
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -15,9 +16,13 @@ from typing import Any
 import pytest
 from mpirun import mpicc, run, tool
 
-from mpicc_wrap import cli, compiler, diagnostics, driver, runtime_build, stage, summaries, switches
+from mpicc_wrap import switches
+from mpicc_wrap.analysis import summaries
+from mpicc_wrap.driver import cli, compiler, pipeline, stage
+from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
-from mpicc_wrap.stage import StageResult
+from mpicc_wrap.report import diagnostics
+from mpicc_wrap.runtime import library
 
 PROGRAM = "#include <stdio.h>\nint main(void)\n{\n    puts(\"hi\");\n    return 0;\n}\n"
 WRAP_ENV = ("MPICC_WRAP_DISABLE", "MPICC_WRAP_STRICT", "MPICC_WRAP_DEBUG", "MPICC",
@@ -182,7 +187,7 @@ def test_link_hooks(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(summaries, "store", lambda obj, *a: stored.append(obj))
     monkeypatch.setattr(summaries, "link_findings",
                         lambda inputs: seen.setdefault("inputs", inputs) and [])
-    monkeypatch.setattr(runtime_build, "link_args", lambda cc, options, scratch: ["-lm"])
+    monkeypatch.setattr(library, "link_args", lambda cc, options, scratch: ["-lm"])
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["hello.c", "util.o", "-o", "prog"]) == 0
     assert seen["inputs"][1] == "util.o" and seen["inputs"][0].endswith("0-hello.o")
@@ -206,7 +211,7 @@ def test_runtime_error_is_one_line(work: Path, capfd: Any, monkeypatch: pytest.M
     def fail(compiler: list[str], options: switches.Options, scratch: str) -> list[str]:
         raise WrapError("checker runtime cannot be built: no cffi")
 
-    monkeypatch.setattr(runtime_build, "link_args", fail)
+    monkeypatch.setattr(library, "link_args", fail)
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["hello.c", "-o", "prog"]) == 1
     assert capfd.readouterr().err == "mpicc-wrap: error: checker runtime cannot be built: no cffi\n"
@@ -218,9 +223,9 @@ def test_keyboard_interrupt_and_internal_bug(work: Path, capfd: Any,
     def interrupt(*a: Any) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver, "run", interrupt)
+    monkeypatch.setattr(pipeline, "run", interrupt)
     assert cli.main(["-c", "hello.c"]) == 130
-    monkeypatch.setattr(driver, "run", lambda *a: 1 // 0)
+    monkeypatch.setattr(pipeline, "run", lambda *a: 1 // 0)
     assert cli.main(["-c", "hello.c"]) == 1
     assert capfd.readouterr().err == (
         "mpicc-wrap: error: internal error: ZeroDivisionError: "
@@ -250,7 +255,8 @@ def test_sigterm_removes_temporary_files(work: Path) -> None:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 128 + signal.SIGTERM
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # the group may be gone already
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     assert leftovers(work) == []
     assert b"Traceback" not in proc.stderr.read()  # type: ignore[union-attr]
@@ -276,7 +282,7 @@ def test_find_skips_ourselves(tmp_path: Path) -> None:
     for d in (first, second, third):
         d.mkdir()
     (first / "mpicc").symlink_to(tool("mpicc-wrap"))  # a symlink named mpicc to us
-    _script(second / "mpicc", "#!/usr/bin/python3\nfrom mpicc_wrap.cli import main\n")
+    _script(second / "mpicc", "#!/usr/bin/python3\nfrom mpicc_wrap.driver.cli import main\n")
     real = _script(third / "mpicc", "#!/bin/sh\n")
     path = os.pathsep.join(map(str, (first, second, third)))
     assert compiler.find({"PATH": path, "MPICC": tool("mpicc-wrap")}) == [str(real)]

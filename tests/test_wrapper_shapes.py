@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from mpirun import mpicc, mpiexec, run, tool
 
-from mpicc_wrap import cmdline
-from mpicc_wrap.summaries import SIDE_SUFFIX
+from mpicc_wrap.analysis.summaries import SIDE_SUFFIX
+from mpicc_wrap.driver import cmdline
 
 HERE = Path(__file__).parent / "shapes"
 OURS = re.compile(r"^-W(no-|error=|no-error=)?mpi-")

@@ -6,7 +6,7 @@ Used by the shape tests: it drives every C source through the rewritten-text pat
 
 import sys
 
-from mpicc_wrap import cli, stage
+from mpicc_wrap.driver import cli, stage
 
 
 def _identity(pp_text, source, compiler, options, external=None, warning_flags=None,

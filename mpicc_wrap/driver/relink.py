@@ -26,13 +26,14 @@ import subprocess
 import sys
 from typing import Any, TextIO
 
-from mpicc_wrap import cmdline, netcompile, stage, summaries
-from mpicc_wrap import compiler as cc
-from mpicc_wrap import preprocess as pp
-from mpicc_wrap.cmdline import Arg, Invocation
+from mpicc_wrap.analysis import summaries
+from mpicc_wrap.analysis.summaries import Record
+from mpicc_wrap.driver import cmdline, netcompile, stage
+from mpicc_wrap.driver import commands as pp
+from mpicc_wrap.driver import compiler as cc
+from mpicc_wrap.driver.cmdline import Arg, Invocation
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.model import FunctionSummary
-from mpicc_wrap.summaries import Record
 from mpicc_wrap.switches import Options
 
 VERSION = 1

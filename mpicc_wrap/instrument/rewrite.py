@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from mpicc_wrap import catalogue, handles
+from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.errors import AnalysisSkipped
+from mpicc_wrap.frontend import handles
 from mpicc_wrap.model import Condition, ExitPoint, FunctionPlan, ParsedTU, Pos, Site
 from mpicc_wrap.packagedata import data_dir
 

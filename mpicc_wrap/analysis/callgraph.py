@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pycparser import c_ast
 from pycparserext.ext_c_parser import FuncDeclExt
 
-from mpicc_wrap import catalogue
-from mpicc_wrap.cfg import callee_name
+from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.cfg import callee_name
 from mpicc_wrap.model import FunctionSummary
 
 # Called names that never execute user collectives although the TU cannot see them.

@@ -21,7 +21,7 @@ from mpicc_wrap.model import FunctionSummary, ParsedTU, Stats, TUAnalysis
 from mpicc_wrap.switches import Options
 
 if TYPE_CHECKING:
-    from mpicc_wrap.resultcache import Entry
+    from mpicc_wrap.driver.resultcache import Entry
 
 
 @dataclass
@@ -51,7 +51,7 @@ def run(
     "off", "error" or "warning" from -Wno-mpi-*/-Werror=mpi-* flags.
     Raises ``AnalysisSkipped`` on our own failure.
     """
-    from mpicc_wrap import resultcache
+    from mpicc_wrap.driver import resultcache
 
     out = stream if stream is not None else sys.stderr
     external = external or {}
@@ -78,7 +78,8 @@ def _cached(options: Options, name: str, flags: dict[str, str],
     """The result cached under ``name``, printed; None on a miss.  A hit prints exactly
     as a miss would: suppression markers, -W flags, colours and the JSON/SARIF reports
     are all recomputed from the cached analysis."""
-    from mpicc_wrap import diagnostics, resultcache
+    from mpicc_wrap.driver import resultcache
+    from mpicc_wrap.report import diagnostics
 
     entry = resultcache.load(options, name)
     if entry is None:
@@ -93,7 +94,7 @@ def _miss(pp_text: str, source: str, compiler: list[str], options: Options,
           external: dict[str, FunctionSummary], flags: dict[str, str], out: TextIO,
           name: str) -> StageResult:
     """Analyse a TU the cache does not hold and store the result under ``name``."""
-    from mpicc_wrap import resultcache
+    from mpicc_wrap.driver import resultcache
 
     result, entry = _analyse(pp_text, source, compiler, options, external, flags, out,
                              snapshot=True)
@@ -109,7 +110,7 @@ def run_budgeted(pp_text: str, source: str, compiler: list[str], options: Option
     """``run`` within the time and memory budget of ``options`` (see ``budget``); what
     it prints reaches ``stream`` only when it finishes.  A cache hit is served here,
     without a child process.  Raises ``AnalysisSkipped``."""
-    from mpicc_wrap import budget, resultcache
+    from mpicc_wrap.driver import budget, resultcache
 
     out = stream if stream is not None else sys.stderr
     external = external or {}
@@ -154,19 +155,21 @@ def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
     """Parse, analyse, print, rewrite.  With ``snapshot``, also the cache entry: the
     analysis as it was before printing marked suppressed findings (a hit re-reads the
     markers); None if it cannot be copied (the cache never fails a build)."""
-    from mpicc_wrap import analysis, diagnostics, frontend
-    from mpicc_wrap.resultcache import Entry
+    from mpicc_wrap.analysis import unit
+    from mpicc_wrap.driver.resultcache import Entry
+    from mpicc_wrap.frontend import parser
+    from mpicc_wrap.report import diagnostics
 
-    tu = frontend.parse(pp_text, source, compiler, options)
-    result = analysis.analyse(tu, external, exit_divergence=options.exit_divergence,
+    tu = parser.parse(pp_text, source, compiler, options)
+    result = unit.analyse(tu, external, exit_divergence=options.exit_divergence,
                               everything=options.instrument_all)
     pristine = _copy(result) if snapshot else None
     errors = diagnostics.emit(tu, result, options, warning_flags, out)
     text = None
     if options.instrument and result.plans:
-        from mpicc_wrap import instrument  # jinja2 is loaded only for a TU to rewrite
+        from mpicc_wrap.instrument import rewrite  # jinja2 is loaded only for a TU to rewrite
 
-        text = instrument.rewrite(tu, result.plans)
+        text = rewrite.rewrite(tu, result.plans)
     staged = StageResult(text, result, errors, result.summaries, result.stats)
     return staged, Entry(tu.main_file, pristine, text) if pristine is not None else None
 

@@ -27,8 +27,8 @@ from typing import TypeVar
 
 from pycparser import c_ast
 
-from mpicc_wrap import gnumask, handles, headercache
 from mpicc_wrap.errors import AnalysisSkipped
+from mpicc_wrap.frontend import gnumask, handles, headercache
 from mpicc_wrap.model import ParsedTU
 from mpicc_wrap.switches import Options
 

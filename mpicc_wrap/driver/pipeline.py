@@ -14,14 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mpicc_wrap import compiler as cc
-from mpicc_wrap import diagnostics, netcompile, relink, reports, stage, summaries
-from mpicc_wrap import preprocess as pp
-from mpicc_wrap.cmdline import COMPILED, Arg, Invocation
+from mpicc_wrap.analysis import summaries
+from mpicc_wrap.driver import commands as pp
+from mpicc_wrap.driver import compiler as cc
+from mpicc_wrap.driver import netcompile, relink, stage
+from mpicc_wrap.driver.cmdline import COMPILED, Arg, Invocation
+from mpicc_wrap.driver.stage import StageResult
+from mpicc_wrap.driver.tempfiles import private_dir
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
-from mpicc_wrap.stage import StageResult
+from mpicc_wrap.report import diagnostics, jsonl
 from mpicc_wrap.switches import Options
-from mpicc_wrap.tempfiles import private_dir
 
 PASSTHROUGH_MODES = pp.PASSTHROUGH_MODES
 BROKEN_REWRITE = "instrumented code did not compile"
@@ -130,7 +132,7 @@ class Build:
             if self.options.debug:
                 traceback.print_exc()
             self.skips.append(f"{unit.name}: {reason}")
-            reports.record_skip(self.options, unit.name, reason)
+            jsonl.record_skip(self.options, unit.name, reason)
             return None
 
     def _compile_rewritten(self, unit: Unit, out: str) -> bool:
@@ -220,9 +222,9 @@ class Build:
                               self.options, self.tmp)
         if subst:  # objects re-instrumented now that their callees are known
             words = self._link_words(subst)[0]
-        from mpicc_wrap import runtime_build  # only a link needs the checker runtime
+        from mpicc_wrap.runtime import library  # only a link needs the checker runtime
 
-        extra = runtime_build.link_args(self.compiler, self.options, self.tmp)
+        extra = library.link_args(self.compiler, self.options, self.tmp)
         if extra and any(a.kind == "lang" for a in self.inv.args):
             extra = ["-x", "none", *extra]  # a user's -x must not apply to our library
         return cc.run([*self.compiler, *words, *extra], self.stdin)[0]

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from pycparser import c_ast, c_generator
 
-from mpicc_wrap import headercache
+from mpicc_wrap.frontend import headercache
 from mpicc_wrap.switches import Options, cache_dir
 
 FORMAT = "mpicc-wrap-handles-2"  # 1 cached empty maps of failed Open MPI probes

@@ -18,11 +18,12 @@ from typing import Protocol
 
 from pycparser import c_ast
 
-from mpicc_wrap import callgraph, catalogue, cfg, findings, plans
-from mpicc_wrap.callgraph import Callee, CallGraph
+from mpicc_wrap.analysis import callgraph, catalogue, cfg, findings
+from mpicc_wrap.analysis.callgraph import Callee, CallGraph
+from mpicc_wrap.analysis.orders import Events, fixed_sequence
 from mpicc_wrap.errors import AnalysisSkipped
+from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary, ParsedTU, Pos, TUAnalysis
-from mpicc_wrap.orders import Events, fixed_sequence
 
 POINTER_EVENT = "call through pointer"
 EXIT_DIVERGENCE = "mpi-exit-divergence"
@@ -160,7 +161,7 @@ class _TU:
     def _summary(self, f: str) -> FunctionSummary:
         seq = None if f in self.recursive else fixed_sequence(self.cfgs[f], self.events(f))
         d = self.graph.defs[f]
-        loc = self.tu.loc(plans.coord_pos(d.decl.coord))
+        loc = self.tu.loc(positions.coord_pos(d.decl.coord))
         return FunctionSummary(
             f, loc.file, loc.line, self.has[f], seq or [], seq is not None,
             self.oracle.returns_rank(f), list(self.oracle.rank_params(f)),
@@ -203,7 +204,7 @@ def site_comm(info: catalogue.MPIFunc, args: list[c_ast.Node]) -> str:
     if info.kind == "finalize":
         return "MPI_COMM_WORLD"
     if info.comm is not None and info.comm < len(args):
-        return plans.c_text(args[info.comm])
+        return positions.c_text(args[info.comm])
     return ""
 
 
@@ -211,12 +212,12 @@ def _substitute(token: str, args: list[c_ast.Node], comm: Callable[[str], str]) 
     """Replace a callee's parameter reference ``NAME@#i`` by the caller's argument."""
     name, _, where = token.partition("@")
     if where.startswith("#") and where[1:].isdigit() and int(where[1:]) < len(args):
-        return f"{name}@{comm(plans.c_text(args[int(where[1:])]))}"
+        return f"{name}@{comm(positions.c_text(args[int(where[1:])]))}"
     return token
 
 
 def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
-    from mpicc_wrap import rankdep
+    from mpicc_wrap.analysis import rankdep
 
     def where(line: int) -> str:
         """A seed's preprocessed line as the user's ``file.c:LINE``."""

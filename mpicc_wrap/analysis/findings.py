@@ -9,8 +9,16 @@ from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
-from mpicc_wrap import catalogue, handles, plans
-from mpicc_wrap.callgraph import Callee
+from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.callgraph import Callee
+from mpicc_wrap.analysis.orders import (
+    Cluster,
+    Events,
+    diverging_successors,
+    first_stop,
+    static_pass,
+)
+from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import (
     Condition,
     Finding,
@@ -22,10 +30,9 @@ from mpicc_wrap.model import (
     Stats,
     TUAnalysis,
 )
-from mpicc_wrap.orders import Cluster, Events, diverging_successors, first_stop, static_pass
 
 if TYPE_CHECKING:
-    from mpicc_wrap.analysis import _TU
+    from mpicc_wrap.analysis.unit import _TU
 
 Flags = dict[int, dict[int, Cluster]]  # site node -> {condition node: its cluster}
 _IDENT = re.compile(r"\b[A-Za-z_]\w*")
@@ -40,7 +47,7 @@ def display(state: _TU, text: str) -> str:
 class _Function:
     """Findings and plan of one function."""
 
-    def __init__(self, state: _TU, name: str, text: plans.Text) -> None:
+    def __init__(self, state: _TU, name: str, text: positions.Text) -> None:
         self.state, self.name, self.text = state, name, text
         self.cfg = state.cfgs[name]
         self.defn = state.graph.defs[name]
@@ -65,7 +72,7 @@ class _Function:
         return result
 
     def pos(self, node: int) -> Pos:
-        return plans.coord_pos(self.cfg.nodes[node].coord)
+        return positions.coord_pos(self.cfg.nodes[node].coord)
 
     def where(self, node: int) -> str:
         """Short location for a counter-example: ``file.c:LINE``."""
@@ -74,7 +81,7 @@ class _Function:
 
     def loc(self, node: int) -> Loc:
         if node == self.cfg.end:
-            return self.state.tu.loc(plans.body_end(self.text, self.defn))
+            return self.state.tu.loc(positions.body_end(self.text, self.defn))
         return self.state.tu.loc(self.pos(node))
 
     def shown(self, node: int) -> str:
@@ -84,7 +91,7 @@ class _Function:
             info = catalogue.lookup(c.name)
             return info.name if info else c.name
         call = self.cfg.nodes[node].call
-        return f"{c.name or plans.c_text(call.name if call else None)}()"
+        return f"{c.name or positions.c_text(call.name if call else None)}()"
 
     def comm(self, node: int, events: Events) -> str:
         """C text of the communicator of the event at ``node`` ("" when several)."""
@@ -117,7 +124,8 @@ class _Function:
         ``ctx`` would name an unrelated object, or nothing, in the caller)."""
         call = self.cfg.nodes[node].call
         args = call.args.exprs if call is not None and call.args is not None else []
-        if text in {plans.c_text(a) for a in args} or display(self.state, text) in _COMM_HANDLES:
+        written = {positions.c_text(a) for a in args}
+        if text in written or display(self.state, text) in _COMM_HANDLES:
             return True
         return set(_IDENT.findall(text)) <= self.state.file_names
 
@@ -134,7 +142,7 @@ class _Function:
         conditions, notes, reorder = [], [], False
         for v, cl in sorted(conds.items()):
             pred = self.cfg.nodes[v].pred
-            conditions.append(Condition(self.pos(v), self.loc(v), plans.c_text(pred),
+            conditions.append(Condition(self.pos(v), self.loc(v), positions.c_text(pred),
                                         self.reason(v) or ""))
             note, other_calls = self.counter_example(v, cl, events)
             reorder = reorder or other_calls
@@ -161,7 +169,7 @@ class _Function:
                  first_stop(cl.region, outside, lambda n: self.stops(n, events))]
         one, other = (self.describe(n, cl, events) for n in stops)
         succs = cl.region.succs[v]
-        pred = plans.c_text(self.cfg.nodes[v].pred)
+        pred = positions.c_text(self.cfg.nodes[v].pred)
         who = (f"ranks where '{pred}' is {'true' if succs.index(sides[0]) == 0 else 'false'}"
                if self.cfg.nodes[v].label != "switch" else "ranks taking one case")
         names = {t.partition("@")[0] for t in events.get(stops[1], [])}
@@ -173,7 +181,7 @@ class _Function:
         succs = self.cfg.nodes[v].succs
         leave = next(i for i, s in enumerate(succs) if s not in cl.region.body)
         site = cl.sites[0]
-        pred = plans.c_text(self.cfg.nodes[v].pred)
+        pred = positions.c_text(self.cfg.nodes[v].pred)
         who = (f"ranks where '{pred}' is {'true' if leave == 0 else 'false'}"
                if self.cfg.nodes[v].label != "switch" else "ranks taking one case")
         return (f"counter-example: {who} leave the loop, the others run it again and "
@@ -219,7 +227,7 @@ class _Function:
                           if index is not None and index < len(args) else None)
                 if reason and node not in found:
                     comm = display(self.state, self.comm(node, events))
-                    text = plans.c_text(args[index])
+                    text = positions.c_text(args[index])
                     cond = Condition(self.pos(node), self.loc(node), text,
                                      f"the {what} '{text}' {reason}")
                     found[node] = Finding(
@@ -250,11 +258,11 @@ class _Function:
         sites = [s for n, c in sorted(self.callee.items())
                  if (s := self.site(n, c, events, flags)) is not None]
         event_calls = {id(self.cfg.nodes[n].call) for n in events}
-        with_calls = {id(r) for r in plans.returns(self.defn.body)
+        with_calls = {id(r) for r in positions.returns(self.defn.body)
                       if any(id(x) in event_calls for x in _walk(r))}
-        exits = plans.exits(self.state.tu, self.text, self.defn, with_calls)
+        exits = positions.exits(self.state.tu, self.text, self.defn, with_calls)
         leaves = [p.start for p in exits] + [s.start for s in sites if s.kind == "noreturn"]
-        inner, decls = plans.inner_names(self.defn), plans.body_decls(self.defn)
+        inner, decls = positions.inner_names(self.defn), positions.body_decls(self.defn)
         comms: list[str] = []
         inits: list[Pos] = []
         for n in sorted(events):
@@ -264,11 +272,11 @@ class _Function:
                 comms.append(text)
             if init is not None and init not in inits:
                 inits.append(init)
-        body = plans.coord_pos(self.defn.body.coord)
+        body = positions.coord_pos(self.defn.body.coord)
         return FunctionPlan(
-            self.name, plans.return_type(self.defn), body,
-            plans.body_end(self.text, self.defn),
-            self.text.definition_start(plans.coord_pos(self.defn.decl.coord)),
+            self.name, positions.return_type(self.defn), body,
+            positions.body_end(self.text, self.defn),
+            self.text.definition_start(positions.coord_pos(self.defn.decl.coord)),
             sites, exits, comms, inits)
 
     def exit_comm(self, text: str, inner: set[str], decls: dict[str, c_ast.Decl],
@@ -286,8 +294,8 @@ class _Function:
             return False, None
         if "extern" in decl.storage:
             return True, None
-        at = plans.coord_pos(decl.coord)
-        if any(p < at for p in leaves) or plans.jumps_over(self.defn, at):
+        at = positions.coord_pos(decl.coord)
+        if any(p < at for p in leaves) or positions.jumps_over(self.defn, at):
             return False, None
         if decl.init is not None:
             return self.handle_init(decl.init, decls), None
@@ -305,7 +313,7 @@ class _Function:
             return True
         if isinstance(init, c_ast.ID):
             return init.name not in decls
-        return display(self.state, plans.c_text(init)) in _COMM_HANDLES
+        return display(self.state, positions.c_text(init)) in _COMM_HANDLES
 
     def site(self, node: int, c: Callee, events: Events, flags: Flags) -> Site | None:
         call = self.cfg.nodes[node].call
@@ -321,7 +329,7 @@ class _Function:
         info = catalogue.lookup(c.name) if c.kind == "mpi" else None
         if kind == "collective" and (info is None or info.handle != "comm"):
             return None  # a window or file collective: no communicator check can read it
-        conds = [Condition(self.pos(v), self.loc(v), plans.c_text(self.cfg.nodes[v].pred),
+        conds = [Condition(self.pos(v), self.loc(v), positions.c_text(self.cfg.nodes[v].pred),
                            self.reason(v) or "") for v in sorted(flags.get(node, {}))]
         comm = self.checked_comm(node, events) if kind != "noreturn" else ""
         site = Site(kind, self.shown(node).removesuffix("()") if kind != "collective" else
@@ -332,7 +340,7 @@ class _Function:
             site.first = tokens[0]
         if info is not None:
             args = call.args.exprs if call.args is not None else []
-            arg = {f: plans.c_text(args[i]) if i is not None and i < len(args) else None
+            arg = {f: positions.c_text(args[i]) if i is not None and i < len(args) else None
                    for f, i in (("root", info.root), ("op", info.op), ("size", info.count),
                                 ("datatype", info.datatype))}
             site.root, site.op, site.size = arg["root"], arg["op"], arg["size"]
@@ -356,7 +364,7 @@ def collect(state: _TU, everything: bool = False) -> TUAnalysis:
     ``everything`` to every function with a collective event: then a check runs
     before every collective and at every exit, so that every correct program tests
     the rewriting and the checker (MPICC_WRAP_INSTRUMENT=all)."""
-    text = plans.Text(state.tu.text)
+    text = positions.Text(state.tu.text)
     result = TUAnalysis([], [], dict(state.summaries), Stats(functions=len(state.cfgs)))
     for name in sorted(state.cfgs, key=lambda f: state.graph.defs[f].decl.coord.line):
         fn = _Function(state, name, text)

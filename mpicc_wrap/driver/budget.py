@@ -41,7 +41,7 @@ _CHUNK = 1 << 16
 
 def run(fn: Callable[[], T], seconds: float, mebibytes: int, debug: bool = False) -> T:
     """``fn()`` computed in a child within the budget; AnalysisSkipped otherwise."""
-    from mpicc_wrap.frontend import deep_stack
+    from mpicc_wrap.frontend.parser import deep_stack
 
     if seconds <= 0:
         return deep_stack(fn)
@@ -68,7 +68,7 @@ def _child(fn: Callable[[], Any], fd: int, seconds: float, mebibytes: int,
     code = 0
     try:
         _limit(seconds, mebibytes)
-        from mpicc_wrap.frontend import deep_stack
+        from mpicc_wrap.frontend.parser import deep_stack
 
         message: tuple[str, Any] = ("ok", deep_stack(fn))
     except AnalysisSkipped as exc:
@@ -97,7 +97,7 @@ def _limit(seconds: float, mebibytes: int) -> None:
     cpu = max(1, int(seconds + 0.999))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     if mebibytes > 0:
-        from mpicc_wrap.frontend import STACK_BYTES  # the deep_stack thread reserves it
+        from mpicc_wrap.frontend.parser import STACK_BYTES  # the deep_stack thread reserves it
 
         cap = _address_space() + STACK_BYTES + (mebibytes << 20)
         hard = resource.getrlimit(resource.RLIMIT_AS)[1]

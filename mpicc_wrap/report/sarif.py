@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from mpicc_wrap.model import Finding, Loc
-from mpicc_wrap.reports import locked, write_all
+from mpicc_wrap.report.jsonl import locked, write_all
 from mpicc_wrap.switches import Options
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -78,7 +78,7 @@ def location(loc: Loc, base: str, message: str = "", ident: int | None = None) -
 
 def result(finding: Finding, level: str, base: str, tu: str) -> dict[str, Any]:
     """The SARIF result of one finding."""
-    from mpicc_wrap.diagnostics import message_of
+    from mpicc_wrap.report.diagnostics import message_of
 
     related = [(c.loc, c.reason or f"condition '{c.text}'") for c in finding.conditions]
     related += [(n.loc, n.message) for n in finding.notes]

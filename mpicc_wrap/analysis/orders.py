@@ -16,8 +16,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from mpicc_wrap.cfg import CFG
-from mpicc_wrap.dominance import Graph, pdf_plus, postdominated, reverse
+from mpicc_wrap.analysis.cfg import CFG
+from mpicc_wrap.analysis.dominance import Graph, pdf_plus, postdominated, reverse
 
 Events = dict[int, list[str]]  # node -> collective tokens it executes, in order
 MAX_SEQUENCE = 64  # longer fixed sequences are not summarised (precision, not soundness)

@@ -31,8 +31,8 @@ import re
 from collections.abc import Iterable
 from typing import TextIO
 
-from mpicc_wrap import reports
 from mpicc_wrap.model import Finding, Loc, ParsedTU, Stats, TUAnalysis
+from mpicc_wrap.report import jsonl
 from mpicc_wrap.switches import Options
 
 SEVERITIES = ("off", "warning", "error")
@@ -241,8 +241,8 @@ def _record(file: str, result: TUAnalysis, options: Options, warning_flags: dict
     """Append ``result`` to the JSON / SARIF reports when requested."""
     levels = {f.tag: severity(f.tag, options, warning_flags) for f in result.findings}
     if options.report:
-        reports.record_tu(options, file, result, levels, stream)
+        jsonl.record_tu(options, file, result, levels, stream)
     if options.sarif:
-        from mpicc_wrap import sarif  # lazily: pathlib/urllib cost every compile ~5 ms
+        from mpicc_wrap.report import sarif  # lazily: pathlib/urllib cost every compile ~5 ms
 
         sarif.record_tu(options, file, result.findings, levels, stream)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
-from mpicc_wrap import gnumask
+from mpicc_wrap.frontend import gnumask
 from mpicc_wrap.switches import Options, cache_dir
 
 FORMAT = "mpicc-wrap-headers-1"  # bump when the cached content changes meaning

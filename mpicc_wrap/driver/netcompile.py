@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from mpicc_wrap import compiler as cc
-from mpicc_wrap import preprocess as pp
-from mpicc_wrap.cmdline import Invocation
+from mpicc_wrap.driver import commands as pp
+from mpicc_wrap.driver import compiler as cc
+from mpicc_wrap.driver.cmdline import Invocation
 
 NET_FLAGS = (
     "-Werror=int-conversion",

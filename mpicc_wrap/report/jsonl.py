@@ -5,7 +5,7 @@ With MPICC_WRAP_REPORT=FILE every compiled TU appends one JSON object as one lin
 Each record is written by a single ``write`` on an O_APPEND descriptor held under an
 exclusive ``flock``, so concurrent compiles under ``make -j`` never interleave lines.
 
-``python -m mpicc_wrap.reports FILE`` prints the per-build statistics table in the
+``python -m mpicc_wrap.report.jsonl FILE`` prints the per-build statistics table in the
 style of PARCOACH Table 1 (paper 004 §4.2: collective call sites, sites found by
 Alg. 1, share instrumented).  A TU compiled several times (rebuilds appending to the
 same file) counts once, with its latest record.
@@ -49,7 +49,7 @@ def write_all(fd: int, data: bytes) -> None:
 
 def finding_dict(finding: Finding, level: str = "warning") -> dict[str, Any]:
     """All fields of a finding as plain JSON data; locations are {file, line, column}."""
-    from mpicc_wrap.diagnostics import message_of
+    from mpicc_wrap.report.diagnostics import message_of
 
     data = dataclasses.asdict(finding)
     data["message"] = message_of(finding)
@@ -187,11 +187,11 @@ def format_table(summary: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m mpicc_wrap.reports FILE [--json]``: print the build statistics."""
+    """``python -m mpicc_wrap.report.jsonl FILE [--json]``: print the build statistics."""
     args = sys.argv[1:] if argv is None else argv
     paths = [a for a in args if a != "--json"]
     if len(paths) != 1:
-        sys.stderr.write("usage: python -m mpicc_wrap.reports REPORT.jsonl [--json]\n")
+        sys.stderr.write("usage: python -m mpicc_wrap.report.jsonl REPORT.jsonl [--json]\n")
         return 2
     try:
         summary = aggregate(read_report(paths[0]))

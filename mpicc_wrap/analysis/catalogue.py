@@ -54,7 +54,7 @@ class MPIFunc:
         """C expression of the handle value the call reads from argument ``index``,
         written ``text`` at the call: ``text`` itself, or the handle it points to when
         the argument is a pointer to a handle (``handles.pointee``)."""
-        from mpicc_wrap.handles import pointee
+        from mpicc_wrap.frontend.handles import pointee
 
         return pointee(text) if index in self.handle_ptrs else text
 

@@ -28,6 +28,7 @@ import tempfile
 import zlib
 from dataclasses import dataclass
 
+from mpicc_wrap import packagedata
 from mpicc_wrap.model import FunctionSummary, TUAnalysis
 from mpicc_wrap.switches import Options, cache_dir
 
@@ -62,7 +63,7 @@ def tool_fingerprint() -> bytes:
     """Identity of this tool's code (module and template files: name, size, mtime) and
     of the parsers it runs on (pycparser, pycparserext: located without importing
     them), so that an upgrade or a local edit never serves results of other code."""
-    package = os.path.dirname(os.path.realpath(__file__))
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     digest = hashlib.sha256(sys.version.encode())
     for parser in _PARSERS:  # their version decides what the frontend accepts
         spec = importlib.util.find_spec(parser)
@@ -70,14 +71,13 @@ def tool_fingerprint() -> bytes:
         if origin and os.path.exists(origin):
             st = os.stat(origin)
             digest.update(f"{parser}\0{origin}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    for folder in (package, os.path.join(package, "templates"),
-                   os.path.join(os.path.dirname(package), "templates")):
-        if not os.path.isdir(folder):
-            continue
-        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-            if entry.is_file():
-                st = entry.stat()
-                digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    templates = str(packagedata.data_dir("templates"))
+    for folder in sorted({package, os.path.realpath(templates)}):
+        for root, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                st = os.stat(os.path.join(root, name))
+                digest.update(f"{root}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return digest.digest()
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import sys
 
-from mpicc_wrap import cmdline, compiler, switches
-from mpicc_wrap import preprocess as pp
+from mpicc_wrap import switches
+from mpicc_wrap.driver import cmdline, compiler
+from mpicc_wrap.driver import commands as pp
+from mpicc_wrap.driver.tempfiles import Terminated
 from mpicc_wrap.errors import WrapError
-from mpicc_wrap.tempfiles import Terminated
 
 TOOLCHAIN = ("integration", "mpicc-wrap-toolchain.cmake")
 
@@ -43,9 +44,9 @@ def _main(argv: list[str]) -> int:
     command = compiler.find()
     if pp.passthrough(inv, options):  # without loading the pipeline (~50 ms)
         return compiler.run([*command, *inv.command])[0]
-    from mpicc_wrap import driver
+    from mpicc_wrap.driver import pipeline
 
-    return driver.run(inv, command, options)
+    return pipeline.run(inv, command, options)
 
 
 def _print_traceback() -> None:

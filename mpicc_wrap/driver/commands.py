@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from mpicc_wrap.cmdline import Arg, Invocation
+from mpicc_wrap.driver.cmdline import Arg, Invocation
 from mpicc_wrap.switches import Options
 
 PASSTHROUGH_MODES = frozenset({"introspect", "preprocess", "deps"})

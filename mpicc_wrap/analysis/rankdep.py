@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from mpicc_wrap import catalogue
+from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.model import FunctionSummary
 
 # External functions that only read through their pointer arguments.

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from mpicc_wrap import catalogue
+from mpicc_wrap.analysis import catalogue
 
 
 @dataclass

@@ -179,7 +179,7 @@ def _build_module(compiler: list[str], build: Path) -> None:
     """Run the cffi build in a child interpreter: distutils prints, and CC must be set."""
     env = dict(os.environ, CC=" ".join(compiler))
     env.pop("LDSHARED", None)
-    code = f"from mpicc_wrap.runtime_build import build_cffi; build_cffi({str(build)!r})"
+    code = f"from mpicc_wrap.runtime.library import build_cffi; build_cffi({str(build)!r})"
     _run([sys.executable, "-c", code], build, env)
 
 

@@ -1,0 +1,2 @@
+"""Preprocessed text -> AST: GNU masking, the system-header cache, the parser,
+and facts about the MPI installation."""
