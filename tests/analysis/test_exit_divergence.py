@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 from mpirun import run, tool
+from paths import CORPUS
 from pycparser import c_parser
 
 from mpicc_wrap.analysis import cfg
-
-CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
 def _call(text: str) -> object:

@@ -12,12 +12,13 @@ from pathlib import Path
 import corpus_lib as corpus
 import mpirun
 import pytest
+from paths import CORPUS
 
 from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.driver import cmdline, relink
 from mpicc_wrap.switches import Options
 
-CASE = Path(__file__).parent / "corpus" / "buggy_xtu_helper_after"
+CASE = CORPUS / "buggy_xtu_helper_after"
 RELINKED = "mpicc-wrap: debug: re-instrumented"
 ABORT_TIMEOUT = 12.0
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import mpirun
 import pytest
+from paths import CORPUS
 
 from mpicc_wrap.analysis import unit
 from mpicc_wrap.driver import resultcache, stage
@@ -23,7 +24,6 @@ from mpicc_wrap.model import FunctionSummary
 from mpicc_wrap.report import jsonl
 from mpicc_wrap.switches import Options
 
-CORPUS = Path(__file__).parent / "corpus"
 BUGGY = "buggy_do_while_rank.c"
 WARNED_LINE = 13  # the MPI_Barrier line carrying the expect-warning annotation
 

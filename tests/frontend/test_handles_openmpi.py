@@ -10,11 +10,12 @@ from pathlib import Path
 
 from conftest import require_openmpi
 from mpirun import run, tool
+from paths import EXAMPLES
 
 from mpicc_wrap.frontend import handles
 from mpicc_wrap.switches import Options
 
-DEMO = Path(__file__).resolve().parent.parent / "examples" / "demo.c"
+DEMO = EXAMPLES / "demo.c"
 
 
 def _openmpi() -> str:

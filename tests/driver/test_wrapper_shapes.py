@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 from mpirun import mpicc, mpiexec, run, tool
+from paths import SHAPES
 
 from mpicc_wrap.analysis.summaries import SIDE_SUFFIX
 from mpicc_wrap.driver import cmdline
 
-HERE = Path(__file__).parent / "shapes"
+HERE = SHAPES
 OURS = re.compile(r"^-W(no-|error=|no-error=)?mpi-")
 TEXT_SUFFIXES = (".d", ".dep", ".i", ".s")
 

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from paths import BENCHMARKS
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(BENCHMARKS))
 
 import compile_overhead  # noqa: E402
 

@@ -22,11 +22,12 @@ import corpus_lib as corpus
 import mpirun
 import pytest
 from integration_build import build_env, check, copy_projects
+from paths import THIRDPARTY
 
 pytestmark = [pytest.mark.mpi, pytest.mark.slow]
 
 ALL = {"MPICC_WRAP_INSTRUMENT": "all"}
-MPICH = Path(__file__).resolve().parent / "thirdparty" / "mpich-coll"
+MPICH = THIRDPARTY / "mpich-coll"
 HARNESS = ("mtest", "mtest_common", "mtest_single")
 MPICH_PROGRAMS = sorted(p.stem for p in MPICH.glob("*.c") if p.stem not in HARNESS)
 MPICH_NPROCS = 4

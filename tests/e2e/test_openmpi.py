@@ -22,6 +22,7 @@ import corpus_lib as corpus
 import mpirun
 import pytest
 from integration_build import copy_projects, mpi_warnings, plain_cc, run_program
+from paths import ROOT
 from test_corpus_dynamic import Outcome, check_case, run_case
 from test_integration_cmake import _cache, _configure_and_build
 from test_integration_make import _make
@@ -31,7 +32,6 @@ from mpicc_wrap.switches import Options
 
 pytestmark = [pytest.mark.mpi, pytest.mark.usefixtures("openmpi")]
 
-ROOT = Path(__file__).resolve().parent.parent
 # Compile-time messages name handles as written, under Open MPI too.
 WORLD = "MPI_COMM_WORLD"
 PROGRAMS = corpus.discover()
