@@ -6,12 +6,12 @@ import io
 from pathlib import Path
 
 import pytest
+from mpirun import mpicc, run, tool
 
 from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Pos
 from mpicc_wrap.report import diagnostics
 from mpicc_wrap.switches import Options
-from tests.mpirun import mpicc, run, tool
 
 MAIN = """\
 #include <mpi.h>

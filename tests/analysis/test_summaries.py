@@ -8,11 +8,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from mpirun import mpicc, run
 
 from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Note, Pos
 from mpicc_wrap.switches import Options
-from tests.mpirun import mpicc, run
 
 OPTS = Options()
 

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.test_diagnostics import TAG, analysis, finding, tu
+from mpirun import run
+from test_diagnostics import TAG, analysis, finding, tu
 
 from mpicc_wrap.model import Stats
 from mpicc_wrap.report import jsonl
 from mpicc_wrap.report.diagnostics import emit
 from mpicc_wrap.switches import Options
-from tests.mpirun import run
 
 WRITERS = 8
 PER_WRITER = 25
