@@ -16,6 +16,11 @@
  * collectives pair two groups with legitimately different roots), and when the
  * environment variable MPICC_WRAP_CHECK is 0/no/off/false (read once).
  *
+ * With MPICC_WRAP_TRACE_DIR set, each check performed is handed to the recorder as a
+ * struct mpiccwrap_record (mpiccwrap_protocol.h): kind, site, communicator, root,
+ * operator, count and bytes, and whether the ranks agreed; a mismatch is recorded
+ * before the report and the abort.
+ *
  * Threads: every check is issued by the thread that issues the collective, right
  * before it, so MPI_THREAD_FUNNELED and MPI_THREAD_SERIALIZED programs are safe.
  * Under MPI_THREAD_MULTIPLE with several threads running collectives on the SAME
@@ -26,6 +31,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "mpiccwrap_cc.h"
+#include "mpiccwrap_recorder.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,7 +39,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MW_NFIELDS = 4, MW_SHORT = 64, MW_LONG = 192, MW_USER_OP = 99 };
+enum { MW_NFIELDS = 4, MW_SHORT = 64, MW_LONG = 192 };
 
 /* One rank's view of a failed check, gathered to rank 0 as raw bytes. */
 struct mw_record {
@@ -121,18 +127,28 @@ static int mw_active(MPI_Comm comm)
 
 struct mw_opname {
     MPI_Op op;
+    long code; /* enum mpiccwrap_op */
     const char *name;
 };
 
-/* Predefined operators, as data; index + 1 is the operator code (0: none). */
+/* Predefined operators and their protocol codes, as data. */
 static int mw_ops(struct mw_opname *out)
 {
     struct mw_opname t[] = {
-        {MPI_MAX, "MPI_MAX"},   {MPI_MIN, "MPI_MIN"},     {MPI_SUM, "MPI_SUM"},
-        {MPI_PROD, "MPI_PROD"}, {MPI_LAND, "MPI_LAND"},   {MPI_BAND, "MPI_BAND"},
-        {MPI_LOR, "MPI_LOR"},   {MPI_BOR, "MPI_BOR"},     {MPI_LXOR, "MPI_LXOR"},
-        {MPI_BXOR, "MPI_BXOR"}, {MPI_MINLOC, "MPI_MINLOC"}, {MPI_MAXLOC, "MPI_MAXLOC"},
-        {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"},
+        {MPI_MAX, MPICCWRAP_OP_MAX, "MPI_MAX"},
+        {MPI_MIN, MPICCWRAP_OP_MIN, "MPI_MIN"},
+        {MPI_SUM, MPICCWRAP_OP_SUM, "MPI_SUM"},
+        {MPI_PROD, MPICCWRAP_OP_PROD, "MPI_PROD"},
+        {MPI_LAND, MPICCWRAP_OP_LAND, "MPI_LAND"},
+        {MPI_BAND, MPICCWRAP_OP_BAND, "MPI_BAND"},
+        {MPI_LOR, MPICCWRAP_OP_LOR, "MPI_LOR"},
+        {MPI_BOR, MPICCWRAP_OP_BOR, "MPI_BOR"},
+        {MPI_LXOR, MPICCWRAP_OP_LXOR, "MPI_LXOR"},
+        {MPI_BXOR, MPICCWRAP_OP_BXOR, "MPI_BXOR"},
+        {MPI_MINLOC, MPICCWRAP_OP_MINLOC, "MPI_MINLOC"},
+        {MPI_MAXLOC, MPICCWRAP_OP_MAXLOC, "MPI_MAXLOC"},
+        {MPI_REPLACE, MPICCWRAP_OP_REPLACE, "MPI_REPLACE"},
+        {MPI_NO_OP, MPICCWRAP_OP_NO_OP, "MPI_NO_OP"},
     };
     int n = (int)(sizeof t / sizeof t[0]);
     if (out)
@@ -145,21 +161,22 @@ static long mw_opcode(MPI_Op op)
     struct mw_opname t[32];
     int i, n;
     if (op == MPI_OP_NULL)
-        return 0;
+        return MPICCWRAP_OP_NONE;
     n = mw_ops(t);
     for (i = 0; i < n; i++)
         if (t[i].op == op)
-            return i + 1;
-    return MW_USER_OP;
+            return t[i].code;
+    return MPICCWRAP_OP_USER;
 }
 
 static const char *mw_opname(long code)
 {
     struct mw_opname t[32];
-    int n = mw_ops(t);
-    if (code >= 1 && code <= n)
-        return t[code - 1].name;
-    return code == MW_USER_OP ? "a user-defined operator" : "no operator";
+    int i, n = mw_ops(t);
+    for (i = 0; i < n; i++)
+        if (t[i].code == code)
+            return t[i].name;
+    return code == MPICCWRAP_OP_USER ? "a user-defined operator" : "no operator";
 }
 
 static long mw_size(long count, MPI_Datatype type)
@@ -173,10 +190,14 @@ static long mw_size(long count, MPI_Datatype type)
 
 static void mw_copy(char *dst, const char *src, size_t n)
 {
+    size_t len;
     if (!src)
         src = "";
-    strncpy(dst, src, n - 1);
-    dst[n - 1] = '\0';
+    len = strlen(src);
+    if (len > n - 1)
+        len = n - 1; /* truncated */
+    memcpy(dst, src, len);
+    dst[len] = '\0';
 }
 
 static void mw_fill(struct mw_record *r, const struct mpiccwrap_site *s, const long *v)
@@ -408,6 +429,36 @@ static void mw_report(MPI_Comm comm, const struct mpiccwrap_site *site, const lo
     _Exit(MPICCWRAP_ABORT_CODE);
 }
 
+/* Hand the recorder the record of one check performed. */
+static void mw_trace(MPI_Comm comm, const struct mpiccwrap_site *s, const long *mine,
+                     long count, int mismatch)
+{
+    struct mpiccwrap_record r;
+    char name[MPI_MAX_OBJECT_NAME] = "";
+    int len = 0, rank = 0, size = 0;
+    memset(&r, 0, sizeof r);
+    r.kind = s->color == MPICCWRAP_COLOR_EXIT ? MPICCWRAP_REC_EXIT : MPICCWRAP_REC_COLLECTIVE;
+    r.event = mismatch ? MPICCWRAP_EV_MISMATCH : MPICCWRAP_EV_AGREED;
+    r.color = mine[0];
+    r.root = mine[1];
+    r.op = mine[2];
+    r.count = s->checks & MPICCWRAP_CHECK_SIZE ? count : MPICCWRAP_NO_COUNT;
+    r.bytes = mine[3];
+    memcpy(&r.comm, &comm, sizeof comm < sizeof r.comm ? sizeof comm : sizeof r.comm);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    r.comm_rank = rank;
+    r.comm_size = size;
+    r.line = s->line;
+    r.checks = s->checks;
+    MPI_Comm_get_name(comm, name, &len);
+    mw_copy(r.name, s->name, sizeof r.name);
+    mw_copy(r.comm_name, name[0] ? name : s->comm, sizeof r.comm_name);
+    mw_copy(r.function, s->function, sizeof r.function);
+    mw_copy(r.file, s->file, sizeof r.file);
+    mpiccwrap_trace_record(&r);
+}
+
 int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI_Op op,
                  long count, MPI_Datatype type)
 {
@@ -426,6 +477,8 @@ int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI
     MPI_Allreduce(vec, res, 2 * MW_NFIELDS, MPI_LONG, MPI_MIN, comm);
     for (i = 0; i < MW_NFIELDS; i++)
         mismatch |= res[2 * i] != -res[2 * i + 1];
+    if (mpiccwrap_trace_on())
+        mw_trace(comm, site, mine, count, mismatch);
     if (mismatch)
         mw_report(comm, site, mine);
     return 0;

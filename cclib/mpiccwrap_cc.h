@@ -6,7 +6,8 @@
  * communicator they are given and return normally when every rank agrees; otherwise
  * rank 0 of that communicator prints one "DYNAMIC-CHECK:" report on stderr and
  * calls MPI_Abort(comm, MPICCWRAP_ABORT_CODE) before any rank blocks in the
- * mismatched collective.
+ * mismatched collective.  With MPICC_WRAP_TRACE_DIR set, every check performed is
+ * also recorded (mpiccwrap_recorder.h, record layout in mpiccwrap_protocol.h).
  *
  * The rewriter emits the declarations between the BEGIN/END markers itself (the
  * preprocessed text it patches cannot #include); tests check that the two copies
@@ -20,19 +21,11 @@
 
 #include <mpi.h>
 
-/* Exit code given to MPI_Abort when a mismatch is found. */
-#define MPICCWRAP_ABORT_CODE 77
-/* Colour of the "leave the function" check; collectives get colours >= 2. */
-#define MPICCWRAP_COLOR_EXIT 1
-/* Bits of mpiccwrap_site.checks: which arguments must agree on every rank.  The
- * root, op, count and type arguments of mpiccwrap_cc are ignored when their bit is
- * clear, so the rewriter can pass (MPI_Op)0 / (MPI_Datatype)0 there. */
-#define MPICCWRAP_CHECK_ROOT 1
-#define MPICCWRAP_CHECK_OP 2
-#define MPICCWRAP_CHECK_SIZE 4
-/* Values recorded for an argument that is not compared. */
-#define MPICCWRAP_NO_ROOT (-1000000)
-#define MPICCWRAP_NO_COUNT (-1L)
+/* The abort code, the exit colour, the check bits (mpiccwrap_site.checks: which
+ * arguments must agree on every rank; the root, op, count and type arguments of
+ * mpiccwrap_cc are ignored when their bit is clear, so the rewriter can pass
+ * (MPI_Op)0 / (MPI_Datatype)0 there) and the "not compared" sentinels. */
+#include "mpiccwrap_protocol.h"
 
 /* BEGIN mpiccwrap declarations */
 struct mpiccwrap_site { int color; const char *name; const char *comm; const char *file; int line; const char *function; const char *cond; int flagged; int checks; };
@@ -42,9 +35,5 @@ extern MPI_Comm mpiccwrap_comm_world(void);
 extern MPI_Comm mpiccwrap_comm_self(void);
 extern MPI_Comm mpiccwrap_comm_null(void);
 /* END mpiccwrap declarations */
-
-/* 1 if comm is MPI_COMM_WORLD, MPI_COMM_SELF or a communicator an MPI constructor
- * returned and no destructor freed since (mpiccwrap_comms.c); checks skip others. */
-int mpiccwrap_comm_live(MPI_Comm comm);
 
 #endif

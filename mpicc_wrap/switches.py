@@ -43,6 +43,8 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "
            "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off"),
+    Switch("MPICC_WRAP_TRACE_DIR", "", "run time: each process writes a binary trace of the "
+           "checks it performed to this directory (mpicc-wrap-tool trace DIR prints them)"),
 )
 
 

@@ -7,6 +7,11 @@ are derived from it because MPI keeps the argument positions and only appends
 ``request`` (and ``info`` before it for ``_init``).  ``tests/test_catalogue.py`` checks
 every entry against the prototypes of the installed ``mpi.h``.
 
+Point-to-point and request calls carry what a run-time matcher reads (peer, tag,
+request, status and message arguments; issue 10's wait-for graph, issue 11's
+traces), so the interception layer looks positions up here instead of keeping its
+own table.
+
 Rank-dependence seeds (PARCOACH §3.2, 004: "rank-dependent" values are those obtained
 from MPI_Comm_rank and the like) are here too: ``rank_outputs`` of MPI calls and
 ``RANK_SOURCE_FUNCTIONS`` for libc/POSIX calls whose result differs between processes.
@@ -42,8 +47,24 @@ class MPIFunc:
     # MPI_Comm_free(&c): a check that reads such an argument dereferences it.
     handle_ptrs: tuple[int, ...] = ()
     base: str = ""  # blocking collective this is a variant of ("MPI_Bcast" for MPI_Ibcast)
-    request: int | None = None  # MPI_Request* output of nonblocking/persistent calls
+    # MPI_Request* argument: the request a nonblocking/persistent call creates, or the
+    # request (array, when ``nrequests`` is set) a wait/test/start completes or starts.
+    request: int | None = None
     inplace: int | None = None  # buffer arg that, when MPI_IN_PLACE, voids count/datatype
+    # Point-to-point matching (MPI-4 §3.5): the destination rank and tag a send
+    # carries, the source rank and tag a receive or probe matches (Sendrecv has both).
+    dest: int | None = None
+    sendtag: int | None = None
+    source: int | None = None
+    recvtag: int | None = None
+    status: int | None = None  # MPI_Status* written (an array for Waitall/some, Testall/some)
+    message: int | None = None  # MPI_Message* of matched probes and receives (§3.8.2)
+    # Completion of requests (§3.7.3-5): count of the request array, and the int*
+    # outputs that say which requests completed.
+    nrequests: int | None = None
+    flag: int | None = None  # Test*, Iprobe, Improbe: did it complete / match
+    index: int | None = None  # Waitany/Testany: index; Waitsome/Testsome: the indices
+    outcount: int | None = None  # Waitsome/Testsome: how many completed
 
     @property
     def is_collective(self) -> bool:
@@ -57,6 +78,21 @@ class MPIFunc:
         from mpicc_wrap.frontend.handles import pointee
 
         return pointee(text) if index in self.handle_ptrs else text
+
+    @property
+    def peer(self) -> int | None:
+        """The one peer argument of a send, receive or probe (None for Sendrecv, which
+        has both ``dest`` and ``source``, and for calls without a peer)."""
+        if self.dest is not None and self.source is not None:
+            return None
+        return self.dest if self.dest is not None else self.source
+
+    @property
+    def tag(self) -> int | None:
+        """The one tag argument, as :attr:`peer`."""
+        if self.sendtag is not None and self.recvtag is not None:
+            return None
+        return self.sendtag if self.sendtag is not None else self.recvtag
 
     @property
     def family(self) -> str:
@@ -139,6 +175,14 @@ def _after_comm(f: MPIFunc, offset: int) -> int:
 
 
 _COLLECTIVE_VARIANTS = tuple(g(f) for f in _BLOCKING for g in (_nonblocking, _persistent))
+
+# Sends (MPI-4 §3.2, 3.4, 3.7.2, 3.9): (buf, count, datatype, dest, tag, comm[, request]),
+# with the index of their request argument (None: blocking).
+_SENDS: tuple[tuple[str, int | None], ...] = (
+    ("MPI_Send", None), ("MPI_Ssend", None), ("MPI_Bsend", None), ("MPI_Rsend", None),
+    ("MPI_Isend", 6), ("MPI_Issend", 6), ("MPI_Ibsend", 6), ("MPI_Irsend", 6),
+    ("MPI_Send_init", 6), ("MPI_Ssend_init", 6), ("MPI_Bsend_init", 6), ("MPI_Rsend_init", 6),
+)
 
 _OTHERS: tuple[MPIFunc, ...] = (
     # Communicator constructors and destructors (MPI-4 §7.4): collective over `comm`.
@@ -238,45 +282,48 @@ _OTHERS: tuple[MPIFunc, ...] = (
     _F("MPI_Wtime", "other"),
     _F("MPI_Wtick", "other"),
     # Point-to-point (MPI-4 §3).
-    _F("MPI_Send", "p2p-send", comm=5, count=1, datatype=2),
-    _F("MPI_Ssend", "p2p-send", comm=5, count=1, datatype=2),
-    _F("MPI_Bsend", "p2p-send", comm=5, count=1, datatype=2),
-    _F("MPI_Rsend", "p2p-send", comm=5, count=1, datatype=2),
-    _F("MPI_Isend", "p2p-send", comm=5, count=1, datatype=2, request=6),
-    _F("MPI_Issend", "p2p-send", comm=5, count=1, datatype=2, request=6),
-    _F("MPI_Ibsend", "p2p-send", comm=5, count=1, datatype=2, request=6),
-    _F("MPI_Irsend", "p2p-send", comm=5, count=1, datatype=2, request=6),
-    _F("MPI_Send_init", "p2p-send", comm=5, count=1, datatype=2, request=6),
-    _F("MPI_Ssend_init", "p2p-send", comm=5, count=1, datatype=2, request=6),
-    _F("MPI_Bsend_init", "p2p-send", comm=5, count=1, datatype=2, request=6),
-    _F("MPI_Rsend_init", "p2p-send", comm=5, count=1, datatype=2, request=6),
-    _F("MPI_Recv", "p2p-recv", comm=5, count=1, datatype=2, rank_outputs=(0, 6)),
-    _F("MPI_Irecv", "p2p-recv", comm=5, count=1, datatype=2, rank_outputs=(0,), request=6),
+    *(_F(name, "p2p-send", comm=5, count=1, datatype=2, dest=3, sendtag=4, request=request)
+      for name, request in _SENDS),
+    _F("MPI_Recv", "p2p-recv", comm=5, count=1, datatype=2, rank_outputs=(0, 6), source=3,
+       recvtag=4, status=6),
+    _F("MPI_Irecv", "p2p-recv", comm=5, count=1, datatype=2, rank_outputs=(0,), request=6,
+       source=3, recvtag=4),
     _F("MPI_Recv_init", "p2p-recv", comm=5, count=1, datatype=2, rank_outputs=(0,),
-       request=6),
-    _F("MPI_Sendrecv", "p2p-recv", comm=10, rank_outputs=(5, 11)),
-    _F("MPI_Sendrecv_replace", "p2p-recv", comm=7, rank_outputs=(0, 8)),
-    _F("MPI_Isendrecv", "p2p-recv", comm=10, rank_outputs=(5,), request=11),
-    _F("MPI_Isendrecv_replace", "p2p-recv", comm=7, rank_outputs=(0,), request=8),
-    _F("MPI_Probe", "p2p-recv", comm=2, rank_outputs=(3,)),
-    _F("MPI_Iprobe", "p2p-recv", comm=2, rank_outputs=(3, 4)),
-    _F("MPI_Mprobe", "p2p-recv", comm=2, rank_outputs=(4,)),
-    _F("MPI_Improbe", "p2p-recv", comm=2, rank_outputs=(3, 5)),
-    _F("MPI_Mrecv", "p2p-recv", rank_outputs=(0, 4)),
-    _F("MPI_Imrecv", "p2p-recv", rank_outputs=(0,), request=4),
-    _F("MPI_Psend_init", "p2p-send", comm=6, request=8),
-    _F("MPI_Precv_init", "p2p-recv", comm=6, rank_outputs=(0,), request=8),
+       request=6, source=3, recvtag=4),
+    _F("MPI_Sendrecv", "p2p-recv", comm=10, rank_outputs=(5, 11), dest=3, sendtag=4,
+       source=8, recvtag=9, status=11),
+    _F("MPI_Sendrecv_replace", "p2p-recv", comm=7, rank_outputs=(0, 8), dest=3, sendtag=4,
+       source=5, recvtag=6, status=8),
+    _F("MPI_Isendrecv", "p2p-recv", comm=10, rank_outputs=(5,), request=11, dest=3,
+       sendtag=4, source=8, recvtag=9),
+    _F("MPI_Isendrecv_replace", "p2p-recv", comm=7, rank_outputs=(0,), request=8, dest=3,
+       sendtag=4, source=5, recvtag=6),
+    _F("MPI_Probe", "p2p-recv", comm=2, rank_outputs=(3,), source=0, recvtag=1, status=3),
+    _F("MPI_Iprobe", "p2p-recv", comm=2, rank_outputs=(3, 4), source=0, recvtag=1, flag=3,
+       status=4),
+    _F("MPI_Mprobe", "p2p-recv", comm=2, rank_outputs=(4,), source=0, recvtag=1, message=3,
+       status=4),
+    _F("MPI_Improbe", "p2p-recv", comm=2, rank_outputs=(3, 5), source=0, recvtag=1, flag=3,
+       message=4, status=5),
+    _F("MPI_Mrecv", "p2p-recv", rank_outputs=(0, 4), message=3, status=4),
+    _F("MPI_Imrecv", "p2p-recv", rank_outputs=(0,), request=4, message=3),
+    _F("MPI_Psend_init", "p2p-send", comm=6, request=8, dest=4, sendtag=5),
+    _F("MPI_Precv_init", "p2p-recv", comm=6, rank_outputs=(0,), request=8, source=4,
+       recvtag=5),
     # Completion (MPI-4 §3.7.3): statuses, indices and flags differ between ranks.
-    _F("MPI_Wait", "wait", rank_outputs=(1,)),
-    _F("MPI_Waitall", "wait", rank_outputs=(2,)),
-    _F("MPI_Waitany", "wait", rank_outputs=(2, 3)),
-    _F("MPI_Waitsome", "wait", rank_outputs=(2, 3, 4)),
-    _F("MPI_Test", "wait", rank_outputs=(1, 2)),
-    _F("MPI_Testall", "wait", rank_outputs=(2, 3)),
-    _F("MPI_Testany", "wait", rank_outputs=(2, 3, 4)),
-    _F("MPI_Testsome", "wait", rank_outputs=(2, 3, 4)),
-    _F("MPI_Start", "start"),
-    _F("MPI_Startall", "start"),
+    _F("MPI_Wait", "wait", rank_outputs=(1,), request=0, status=1),
+    _F("MPI_Waitall", "wait", rank_outputs=(2,), nrequests=0, request=1, status=2),
+    _F("MPI_Waitany", "wait", rank_outputs=(2, 3), nrequests=0, request=1, index=2, status=3),
+    _F("MPI_Waitsome", "wait", rank_outputs=(2, 3, 4), nrequests=0, request=1, outcount=2,
+       index=3, status=4),
+    _F("MPI_Test", "wait", rank_outputs=(1, 2), request=0, flag=1, status=2),
+    _F("MPI_Testall", "wait", rank_outputs=(2, 3), nrequests=0, request=1, flag=2, status=3),
+    _F("MPI_Testany", "wait", rank_outputs=(2, 3, 4), nrequests=0, request=1, index=2, flag=3,
+       status=4),
+    _F("MPI_Testsome", "wait", rank_outputs=(2, 3, 4), nrequests=0, request=1, outcount=2,
+       index=3, status=4),
+    _F("MPI_Start", "start", request=0),
+    _F("MPI_Startall", "start", nrequests=0, request=1),
 )
 
 # Functions that also exist as MPI-4 large-count `NAME_c` with the same positions.

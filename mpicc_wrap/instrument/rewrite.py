@@ -11,7 +11,10 @@ plan stay byte-for-byte untouched.
 
 The inserted C comes from the Jinja2 templates in ``templates/``: each template
 renders the text around one ``{{ original }}`` span; what kind of site uses which
-template is the ``SITE_KINDS`` table, so a new kind is a template plus a row.
+template is the ``SITE_KINDS`` table, so a new kind is a template plus a row.  The
+numbers the inserted code passes to the checker (exit colour, check bits, "no root"
+and "no count") are read from the protocol header, ``cclib/mpiccwrap_protocol.h``
+(:mod:`mpicc_wrap.runtime.protocol`), never written here.
 """
 
 from __future__ import annotations
@@ -27,13 +30,11 @@ from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.frontend import handles
 from mpicc_wrap.model import Condition, ExitPoint, FunctionPlan, ParsedTU, Pos, Site
 from mpicc_wrap.packagedata import data_dir
+from mpicc_wrap.runtime import protocol
 
 if TYPE_CHECKING:
     import jinja2
 
-EXIT_COLOR = 1  # MPICCWRAP_COLOR_EXIT in cclib/mpiccwrap_cc.h
-CHECK_ROOT, CHECK_OP, CHECK_SIZE = 1, 2, 4  # MPICCWRAP_CHECK_* in the header
-NO_ROOT = "-1000000"  # MPICCWRAP_NO_ROOT
 _MARK = "\x00"  # stands for the original text while a template renders
 
 # Communicators the analysis names by their handle (no C expression in the source,
@@ -124,13 +125,14 @@ def wrap(template: str, **context: object) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-@cache
 def declarations() -> str:
     """The checker's C declarations, taken from the header (one line)."""
-    header = data_dir("cclib").joinpath("mpiccwrap_cc.h").read_text()
-    block = header.split("/* BEGIN mpiccwrap declarations */")[1]
-    block = block.split("/* END mpiccwrap declarations */")[0]
-    return " ".join(line.strip() for line in block.splitlines() if line.strip())
+    return protocol.checker_declarations()
+
+
+def exit_color() -> int:
+    """Colour of the "leave the function" check (MPICCWRAP_COLOR_EXIT)."""
+    return protocol.constant("MPICCWRAP_COLOR_EXIT")
 
 
 def color(name: str) -> int:
@@ -287,18 +289,22 @@ class FunctionRewriter:
         op = arg(entry.op, site.op) if entry else None
         count = arg(entry.count) if entry and entry.size_equal else None
         dtype = arg(entry.datatype) if entry and count else None
-        checks = (CHECK_ROOT if root else 0) | (CHECK_OP if op else 0)
-        checks |= CHECK_SIZE if count and dtype else 0
+        c = protocol.constant
+        size = c("MPICCWRAP_CHECK_SIZE") if count and dtype else 0
+        checks = (c("MPICCWRAP_CHECK_ROOT") if root else 0) | size
+        checks |= c("MPICCWRAP_CHECK_OP") if op else 0
         display = kind.display(site)
         var = self.define(display, name, site.loc.file, site.loc.line,
                           _cond_text(site.conditions), site.flagged,
                           color(site.first or display), checks)
-        return wrap(kind.template, comm=comm, var=var, root=root or NO_ROOT,
-                    op=op or "(MPI_Op)0", count=count if checks & CHECK_SIZE else "-1L",
-                    type=dtype if checks & CHECK_SIZE else "(MPI_Datatype)0")
+        return wrap(kind.template, comm=comm, var=var,
+                    root=root or str(c("MPICCWRAP_NO_ROOT")), op=op or "(MPI_Op)0",
+                    count=count if size else f"{c('MPICCWRAP_NO_COUNT')}L",
+                    type=dtype if size else "(MPI_Datatype)0")
 
     def exit_var(self, file: str, line: int) -> str:
-        return self.define("exit", self.first_comm, file, line, self.cond, True, EXIT_COLOR)
+        return self.define("exit", self.first_comm, file, line, self.cond, True,
+                           exit_color())
 
     def exit(self, point: ExitPoint) -> None:
         if not self.comms:

@@ -5,9 +5,10 @@ With MPICC_WRAP_REPORT=FILE every compiled TU appends one JSON object as one lin
 Each record is written by a single ``write`` on an O_APPEND descriptor held under an
 exclusive ``flock``, so concurrent compiles under ``make -j`` never interleave lines.
 
-``python -m mpicc_wrap.report.jsonl FILE`` prints the per-build statistics table in the
-style of PARCOACH Table 1 (paper 004 §4.2: collective call sites, sites found by
-Alg. 1, share instrumented).  A TU compiled several times (rebuilds appending to the
+``mpicc-wrap-tool report FILE`` (:mod:`mpicc_wrap.driver.tool`) prints the per-build
+statistics table (:func:`aggregate`, :func:`format_table`) in the style of PARCOACH
+Table 1 (paper 004 §4.2: collective call sites, sites found by Alg. 1, share
+instrumented).  A TU compiled several times (rebuilds appending to the
 same file) counts once, with its latest record.
 """
 
@@ -184,24 +185,3 @@ def format_table(summary: dict[str, Any]) -> str:
                  f"{totals['user_lines']} user lines analysed in "
                  f"{totals['analysis_seconds']:.2f} s")
     return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m mpicc_wrap.report.jsonl FILE [--json]``: print the build statistics."""
-    args = sys.argv[1:] if argv is None else argv
-    paths = [a for a in args if a != "--json"]
-    if len(paths) != 1:
-        sys.stderr.write("usage: python -m mpicc_wrap.report.jsonl REPORT.jsonl [--json]\n")
-        return 2
-    try:
-        summary = aggregate(read_report(paths[0]))
-    except (OSError, UnicodeDecodeError) as err:
-        sys.stderr.write(f"mpicc-wrap: error: cannot read report {paths[0]}: {err}\n")
-        return 1
-    sys.stdout.write(json.dumps(summary, indent=2) + "\n" if "--json" in args
-                     else format_table(summary))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,5 +1,11 @@
 """Build the run-time checker (cclib/) once per MPI installation and source version.
 
+cclib/ holds three units: the checker (``mpiccwrap_cc.[ch]``, the collective checks
+the rewriter inserts calls to), the recorder (``mpiccwrap_recorder.[ch]``, PMPI
+interception and the trace file) and the versioned protocol header
+(``mpiccwrap_protocol.h``, read by Python through :mod:`mpicc_wrap.runtime.protocol`).
+Every ``.c`` file goes into the build; both headers are installed beside it.
+
 Two artefacts come out of one build, both compiled WITH THE MPI COMPILER so that
 they match the user's MPI exactly:
 
@@ -38,6 +44,7 @@ from pathlib import Path
 
 from mpicc_wrap.errors import WrapError
 from mpicc_wrap.packagedata import data_dir
+from mpicc_wrap.runtime import protocol
 from mpicc_wrap.switches import Options
 
 MODULE = "_mpiccwrap_cc"
@@ -49,24 +56,21 @@ BUILD_VERSION = "1"  # bump when the build recipe itself changes
 # Python-implemented export of the cffi embedding library (post-mortem helper).
 PY_API = "int mpiccwrap_format_ranks(const int *ranks, int n, char *out, int outsize);"
 
-# The C API as cffi sees it (handles are integers under MPICH).
-C_API = """
+# MPI handle types as cffi sees them (integers under MPICH).
+_HANDLE_TYPES = """
 typedef int... MPI_Comm;
 typedef int... MPI_Op;
 typedef int... MPI_Datatype;
-struct mpiccwrap_site { int color; const char *name; const char *comm; const char *file;
-                        int line; const char *function; const char *cond; int flagged;
-                        int checks; ...; };
-int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI_Op op,
-                 long count, MPI_Datatype type);
-void mpiccwrap_cc_exit(MPI_Comm comm, const struct mpiccwrap_site *site);
-#define MPICCWRAP_ABORT_CODE ...
-#define MPICCWRAP_COLOR_EXIT ...
-#define MPICCWRAP_NO_ROOT ...
-#define MPICCWRAP_CHECK_ROOT ...
-#define MPICCWRAP_CHECK_OP ...
-#define MPICCWRAP_CHECK_SIZE ...
 """
+
+
+def c_api() -> str:
+    """The C API of the cffi module, read from the headers (no declaration or constant is
+    repeated here): the protocol section and the checker's declarations, which cffi's
+    API mode then verifies against the real headers when it compiles the module."""
+    decls = protocol.checker_declarations().replace("extern ", "")
+    return _HANDLE_TYPES + protocol.protocol_section() + "\n" + decls + "\n"
+
 
 INIT_CODE = f'''
 from {MODULE} import ffi
@@ -98,7 +102,7 @@ class Runtime:
     directory: Path
     archive: Path
     module: Path
-    include: Path  # holds mpiccwrap_cc.h
+    include: Path  # holds mpiccwrap_cc.h, mpiccwrap_recorder.h, mpiccwrap_protocol.h
 
 
 def _package_files(directory: str, suffixes: tuple[str, ...]) -> dict[str, bytes]:
@@ -190,7 +194,7 @@ def build_cffi(build_dir: str) -> None:
     build = Path(build_dir)
     ffi = cffi.FFI()
     ffi.embedding_api(PY_API)
-    ffi.cdef(C_API)
+    ffi.cdef(c_api())
     ffi.set_source(MODULE, '#include "mpiccwrap_cc.h"',
                    sources=sorted(str(p) for p in build.glob("*.c")),
                    include_dirs=[str(build)], extra_compile_args=["-std=c99"])

@@ -143,3 +143,74 @@ def test_handle_passed_by_pointer_is_dereferenced(text: str, value: str) -> None
     pointer itself (MPI_Comm_free(comm) with ``MPI_Comm *comm``)."""
     assert entry("MPI_Comm_free").handle_arg(0, text) == value
     assert entry("MPI_Barrier").handle_arg(0, text) == text
+
+
+# -- point-to-point and request arguments (what a run-time matcher reads) -------------
+
+_MATCHING = ("dest", "sendtag", "source", "recvtag", "status", "message", "nrequests",
+             "flag", "index", "outcount", "request")
+# Field -> (parameter type in mpi.h, parameter names MPICH and Open MPI use).
+_MATCHING_PARAMS: dict[str, tuple[str, frozenset[str]]] = {
+    "dest": ("int", frozenset({"dest"})),
+    "sendtag": ("int", frozenset({"tag", "sendtag"})),
+    "source": ("int", frozenset({"source"})),
+    "recvtag": ("int", frozenset({"tag", "recvtag"})),
+    "status": ("MPI_Status*", frozenset({"status", "array_of_statuses"})),
+    "message": ("MPI_Message*", frozenset({"message"})),
+    "nrequests": ("int", frozenset({"count", "incount"})),
+    "flag": ("int*", frozenset({"flag"})),
+    "index": ("int*", frozenset({"index", "indx", "array_of_indices"})),
+    "outcount": ("int*", frozenset({"outcount"})),
+    "request": ("MPI_Request*", frozenset({"request", "array_of_requests"})),
+}
+_P2P_KINDS = ("p2p-send", "p2p-recv", "wait", "start")
+# mpi.h spellings that differ from the MPI-4 standard's: MPICH 4 names the source of a
+# partitioned receive `dest`.
+_NAME_QUIRKS = {("MPI_Precv_init", "source"): "dest"}
+
+
+def _param_name(param: str) -> str | None:
+    """'MPI_Request array_of_requests[]' -> 'array_of_requests'; None if unnamed."""
+    words = param.replace("*", " ").replace("[]", " ").split()
+    return words[-1] if len(words) >= 2 and not words[-1].startswith("MPI_") else None
+
+
+@pytest.mark.parametrize("name", sorted(n for n, f in CATALOGUE.items() if f.kind in _P2P_KINDS))
+def test_matching_arguments_match_mpi_h(name: str) -> None:
+    """Every peer, tag, request, status and message argument of a point-to-point or
+    request call is in the catalogue, at the position, type and name mpi.h gives."""
+    params = prototypes()[name]
+    f = CATALOGUE[name]
+    found = {field: getattr(f, field) for field in _MATCHING if getattr(f, field) is not None}
+    for field, idx in found.items():
+        want_type, want_names = _MATCHING_PARAMS[field]
+        assert idx < len(params) and _param_type(params[idx]) == want_type, (name, field, params)
+        pname = _param_name(params[idx])
+        quirk = _NAME_QUIRKS.get((f.family, field))
+        assert pname is None or pname in want_names | {quirk}, (name, field, params[idx])
+    # Completeness: every parameter of a matching type is described by some field
+    # (a tag is the send's or the receive's depending on the direction).
+    described = set(found.values())
+    for idx, param in enumerate(params):
+        kind = _param_type(param)
+        if kind in ("MPI_Status*", "MPI_Message*", "MPI_Request*"):
+            assert idx in described, (name, idx, param)
+        if kind == "int" and _param_name(param) in ("dest", "source", "tag", "sendtag",
+                                                     "recvtag"):
+            assert idx in described, (name, idx, param)
+    sends = f.kind == "p2p-send"
+    assert (f.dest is not None) == (f.sendtag is not None)
+    assert (f.source is not None) == (f.recvtag is not None)
+    assert not sends or f.source is None
+    assert f.nrequests is None or f.request == f.nrequests + 1
+
+
+def test_peer_and_tag_name_the_single_direction() -> None:
+    assert (entry("MPI_Send").peer, entry("MPI_Send").tag) == (3, 4)
+    assert (entry("MPI_Irecv_c").peer, entry("MPI_Irecv_c").tag) == (3, 4)
+    assert (entry("MPI_Probe").peer, entry("MPI_Probe").tag) == (0, 1)
+    sendrecv = entry("MPI_Sendrecv")
+    assert sendrecv.peer is None and sendrecv.tag is None
+    assert (sendrecv.dest, sendrecv.sendtag, sendrecv.source, sendrecv.recvtag) == (3, 4, 8, 9)
+    assert entry("MPI_Waitall").nrequests == 0 and entry("MPI_Waitall").status == 2
+    assert entry("MPI_Barrier").peer is None

@@ -7,12 +7,11 @@ import io
 import json
 import multiprocessing
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mpirun import run
+from mpirun import run, tool
 from test_diagnostics import TAG, analysis, finding, tu
 
 from mpicc_wrap.model import Stats
@@ -160,18 +159,27 @@ def test_cli_prints_table(tmp_path: Path) -> None:
     emit_to(Options(report=str(path)), [finding()], Stats(collective_sites=4, flagged_sites=1,
                                                           instrumented_sites=1, functions=2,
                                                           functions_instrumented=1))
-    res = run([sys.executable, "-m", "mpicc_wrap.report.jsonl", str(path)], timeout=60)
+    res = run([tool("mpicc-wrap-tool"), "report", str(path)], timeout=60)
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[2].split() == ["src.c", "4", "1", "1", "25.0%", "1/2", "0"]
-    res = run([sys.executable, "-m", "mpicc_wrap.report.jsonl", str(path), "--json"], timeout=60)
+    res = run([tool("mpicc-wrap-tool"), "report", str(path), "--json"], timeout=60)
     assert json.loads(res.stdout)["totals"]["collective_sites"] == 4
 
 
-def test_cli_errors_without_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert jsonl.main([str(tmp_path / "missing.jsonl")]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("mpicc-wrap: error: cannot read report") and "Traceback" not in err
-    assert jsonl.main([]) == 2
+@pytest.mark.parametrize("args", [["report"], ["report", "missing.jsonl"], [], ["frobnicate"],
+                                  ["report", "a", "b"], ["trace"], ["trace", "missing"],
+                                  ["report", "."], ["trace", "r.jsonl"]])
+def test_cli_errors_are_one_line_with_status_2(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "r.jsonl").write_text("{}\n")
+    res = run([tool("mpicc-wrap-tool"), *args], timeout=60, cwd=tmp_path)
+    assert res.returncode == 2, res.output
+    assert res.stdout == "" and len(res.stderr.splitlines()) == 1, res.stderr
+    assert res.stderr.startswith("mpicc-wrap-tool: error: ") and "Traceback" not in res.stderr
+
+
+def test_cli_help_names_both_subcommands() -> None:
+    res = run([tool("mpicc-wrap-tool"), "--help"], timeout=60)
+    assert res.returncode == 0 and "report" in res.stdout and "trace" in res.stdout
 
 
 # -- SARIF ----------------------------------------------------------------------------

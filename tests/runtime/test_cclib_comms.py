@@ -1,4 +1,4 @@
-"""The checker's live-communicator set (cclib/mpiccwrap_comms.c): a check never hands
+"""The recorder's live-communicator set (cclib/mpiccwrap_recorder.c): a check never hands
 MPI a freed or never-set communicator handle (MPICH aborts in MPI_Comm_test_inter)."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ PROGRAM = r"""
 #include <mpi.h>
 #include <stdio.h>
 #include "mpiccwrap_cc.h"
+#include "mpiccwrap_recorder.h"
 static const struct mpiccwrap_site leave = {MPICCWRAP_COLOR_EXIT, "exit", "", "f.c", 9,
                                             "f", "", 1, 0};
 MPI_Comm never_set; /* 0 under MPICH: not MPI_COMM_NULL, not a communicator */

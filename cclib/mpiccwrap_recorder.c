@@ -1,7 +1,10 @@
-/* mpiccwrap_comms.c - which communicator handles are live, so checks never touch others.
+/* mpiccwrap_recorder.c - the recorder: PMPI interception and the trace file.
  *
- * An exit check reads a communicator variable the program itself may have freed, or
- * never set (an uninitialised global MPI_Comm is 0 under MPICH, which is not
+ * Two jobs today (issue 10's blocking-call interception and issue 11's point-to-point
+ * recording will join them here):
+ *
+ * 1. Which communicator handles are live, so checks never touch others.  An exit
+ * check reads a communicator variable the program itself may have freed, or never set (an uninitialised global MPI_Comm is 0 under MPICH, which is not
  * MPI_COMM_NULL).  Calling MPI on such a handle is fatal (MPICH aborts in
  * MPI_Comm_test_inter).  This file keeps the set of live communicators: the
  * predefined ones, plus every communicator an MPI constructor returned and no
@@ -18,13 +21,23 @@
  * Cost: one hash-set update per communicator creation or free; one lookup per check
  * on a communicator other than MPI_COMM_WORLD and MPI_COMM_SELF.  If the set cannot
  * grow (out of memory), every handle is treated as live, as before this file existed.
+ *
+ * 2. The trace file (MPICC_WRAP_TRACE_DIR): records in the layout of
+ * mpiccwrap_protocol.h, one write(2) each, so what was written before an MPI_Abort
+ * survives it.  Unset, the cost is one branch on a cached flag per check.
  */
-#include "mpiccwrap_cc.h"
+#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, mkdir */
+#include "mpiccwrap_recorder.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MW_WEAK __attribute__((weak))
 
@@ -119,6 +132,98 @@ int mpiccwrap_comm_live(MPI_Comm comm)
     pthread_mutex_unlock(&mw_lock);
     return live;
 }
+
+/* -- trace file -------------------------------------------------------------------- */
+
+static pthread_mutex_t mw_trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static int mw_trace_fd = -1;
+static int mw_trace_failed;
+static uint64_t mw_trace_seq;
+static char mw_trace_path[4096];
+
+int mpiccwrap_trace_on(void)
+{
+    static volatile int state = -1; /* benign race: every thread computes the same */
+    if (state < 0) {
+        const char *dir = getenv("MPICC_WRAP_TRACE_DIR");
+        state = dir != NULL && dir[0] != '\0';
+    }
+    return state;
+}
+
+static int mw_write_all(int fd, const void *data, size_t size)
+{
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 1;
+}
+
+static void mw_trace_fail(const char *what)
+{
+    fprintf(stderr, "mpicc-wrap: note: cannot %s trace file %s: %s; no more records are "
+                    "written\n", what, mw_trace_path, strerror(errno));
+    mw_trace_failed = 1;
+    if (mw_trace_fd >= 0)
+        close(mw_trace_fd);
+    mw_trace_fd = -1;
+}
+
+/* Create the trace file and write its header (under mw_trace_lock). */
+static void mw_trace_open(void)
+{
+    struct mpiccwrap_trace_header head;
+    const char *dir = getenv("MPICC_WRAP_TRACE_DIR");
+    char *path = mw_trace_path;
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    snprintf(path, sizeof mw_trace_path, "%s/mpiccwrap-%d-%ld.trace", dir ? dir : ".", rank,
+             (long)getpid());
+    if (dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        mw_trace_fail("create the directory of");
+        return;
+    }
+    mw_trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (mw_trace_fd < 0) {
+        mw_trace_fail("create");
+        return;
+    }
+    memset(&head, 0, sizeof head);
+    head.magic = MPICCWRAP_TRACE_MAGIC;
+    head.version = MPICCWRAP_PROTOCOL_VERSION;
+    head.header_size = (uint32_t)sizeof head;
+    head.record_size = (uint32_t)sizeof(struct mpiccwrap_record);
+    head.world_rank = rank;
+    head.world_size = size;
+    head.pid = (int32_t)getpid();
+    if (!mw_write_all(mw_trace_fd, &head, sizeof head))
+        mw_trace_fail("write");
+}
+
+void mpiccwrap_trace_record(struct mpiccwrap_record *rec)
+{
+    if (!mpiccwrap_trace_on())
+        return;
+    pthread_mutex_lock(&mw_trace_lock);
+    if (mw_trace_fd < 0 && !mw_trace_failed)
+        mw_trace_open();
+    if (mw_trace_fd >= 0) {
+        rec->seq = ++mw_trace_seq;
+        if (!mw_write_all(mw_trace_fd, rec, sizeof *rec))
+            mw_trace_fail("write");
+    }
+    pthread_mutex_unlock(&mw_trace_lock);
+}
+
+/* -- communicator constructors and destructors (weak PMPI wrappers) ----------------- */
 
 /* Register *out when the constructor succeeded. */
 static int mw_made(int rc, const MPI_Comm *out)

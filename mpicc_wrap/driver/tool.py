@@ -1,0 +1,111 @@
+"""``mpicc-wrap-tool``: the user-facing reports, kept out of ``mpicc-wrap`` so that the
+compiler wrapper accepts nothing but compiler arguments.
+
+Subcommands:
+
+* ``report FILE [--json]``: the per-build statistics table of a JSON Lines report
+  written under ``MPICC_WRAP_REPORT`` (:mod:`mpicc_wrap.report.jsonl`);
+* ``trace DIR [--json]``: the records the runtime wrote under ``MPICC_WRAP_TRACE_DIR``
+  (:mod:`mpicc_wrap.trace.reader`).
+
+Bad input (unknown subcommand, missing or unreadable file, not a trace) is one
+``mpicc-wrap-tool: error: ...`` line and exit status 2; no traceback reaches a user
+unless MPICC_WRAP_DEBUG=1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import NoReturn
+
+from mpicc_wrap import switches
+from mpicc_wrap.errors import WrapError
+
+__all__ = ["USAGE_ERROR", "main"]
+
+PROG = "mpicc-wrap-tool"
+USAGE_ERROR = 2  # exit status for bad input
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line and status 2 (not usage + message)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise WrapError(f"{message} (see {PROG} --help)", USAGE_ERROR)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from mpicc_wrap.report import jsonl
+
+    try:
+        summary = jsonl.aggregate(jsonl.read_report(args.file))
+    except (OSError, UnicodeDecodeError) as err:
+        reason = getattr(err, "strerror", None) or err
+        raise WrapError(f"cannot read report {args.file}: {reason}", USAGE_ERROR) from err
+    sys.stdout.write(json.dumps(summary, indent=2) + "\n" if args.json
+                     else jsonl.format_table(summary))
+    return 0
+
+
+def _trace(args: argparse.Namespace) -> int:
+    from mpicc_wrap.trace import reader
+
+    try:
+        traces = reader.read_dir(args.dir)
+    except reader.TraceError as err:
+        raise WrapError(str(err), USAGE_ERROR) from err
+    sys.stdout.write(json.dumps(reader.to_json(traces), indent=2) + "\n" if args.json
+                     else reader.format_traces(traces))
+    return 0
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog=PROG, description="Reports of mpicc-wrap builds and runs.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=_Parser)
+    report = sub.add_parser("report", help="per-build statistics of an MPICC_WRAP_REPORT file")
+    report.add_argument("file", metavar="FILE", help="JSON Lines report (MPICC_WRAP_REPORT)")
+    report.add_argument("--json", action="store_true", help="print the aggregate as JSON")
+    report.set_defaults(run=_report)
+    trace = sub.add_parser("trace", help="records written under MPICC_WRAP_TRACE_DIR")
+    trace.add_argument("dir", metavar="DIR", help="directory of the run's trace files")
+    trace.add_argument("--json", action="store_true", help="print the records as JSON")
+    trace.set_defaults(run=_trace)
+    return parser
+
+
+def _print_traceback() -> None:
+    import traceback  # only with MPICC_WRAP_DEBUG=1
+
+    traceback.print_exc()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``mpicc-wrap-tool`` with ``argv`` (default: the process arguments)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    debug = switches.debug_flag()
+    try:
+        namespace = _parser().parse_args(args)
+        code: int = namespace.run(namespace)
+        return code
+    except WrapError as exc:
+        if debug:
+            _print_traceback()
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `mpicc-wrap-tool trace DIR | head`
+        sys.stderr.close()
+        return 0
+    except Exception as exc:  # a bug of ours: one line, never a traceback
+        if debug:
+            _print_traceback()
+        print(f"{PROG}: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
