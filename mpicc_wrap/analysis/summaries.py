@@ -35,10 +35,10 @@ import shutil
 import struct
 import subprocess
 import tempfile
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
+from mpicc_wrap.fileutil import write_atomically
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Note, Pos
 from mpicc_wrap.switches import Options
 
@@ -109,24 +109,10 @@ def store(obj_path: str, summaries: dict[str, FunctionSummary], deferred: list[F
         return
     data = encode(summaries, deferred, rebuild if deferred else None)
     try:
-        _write_atomically(side_file(obj_path), data)
+        write_atomically(side_file(obj_path), data)
     except OSError:
         pass  # a read-only build dir: the ELF section still carries the data
     _embed(obj_path, data)
-
-
-def _write_atomically(path: str, data: bytes) -> None:
-    """Write ``path`` via a unique temporary file and ``os.replace`` (umask honoured)."""
-    tmp = f"{path}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def _embed(obj_path: str, data: bytes) -> bool:

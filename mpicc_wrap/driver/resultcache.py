@@ -24,11 +24,11 @@ import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 import zlib
 from dataclasses import dataclass
 
 from mpicc_wrap import packagedata
+from mpicc_wrap.fileutil import write_atomically
 from mpicc_wrap.model import FunctionSummary, TUAnalysis
 from mpicc_wrap.switches import Options, cache_dir
 
@@ -128,14 +128,7 @@ def store(options: Options, name: str, entry: Entry) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
         data = zlib.compress(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), 1)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, os.path.join(folder, name + SUFFIX))
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_atomically(os.path.join(folder, name + SUFFIX), data, 0o600)
         if int(name[:8], 16) % EVICT_EVERY == 0:  # about one write in EVICT_EVERY
             evict(folder, MAX_BYTES)
     except (OSError, pickle.PicklingError, TypeError, AttributeError):

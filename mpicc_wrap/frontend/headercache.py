@@ -16,7 +16,6 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
+from mpicc_wrap import fileutil
 from mpicc_wrap.frontend import gnumask
 from mpicc_wrap.switches import Options, cache_dir
 
@@ -168,13 +168,6 @@ def write_atomic(path: str, content: str) -> None:
     that cannot be written is silently skipped (it is only a cache)."""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(content)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        fileutil.write_atomically(path, content.encode(), 0o600)
     except OSError:
         pass

@@ -14,37 +14,17 @@ same file) counts once, with its latest record.
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, TextIO
 
+from mpicc_wrap.fileutil import locked, write_all
 from mpicc_wrap.model import Finding, Stats, TUAnalysis
 from mpicc_wrap.switches import Options
 
 REPORT_VERSION = 1
 STAT_FIELDS = tuple(f.name for f in dataclasses.fields(Stats))
-
-
-@contextmanager
-def locked(path: str, flags: int) -> Iterator[int]:
-    """Open ``path`` (created if missing) with ``flags`` under an exclusive flock."""
-    fd = os.open(path, flags | os.O_CREAT, 0o666)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield fd
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
-def write_all(fd: int, data: bytes) -> None:
-    """Write every byte (os.write may write less than asked)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def finding_dict(finding: Finding, level: str = "warning") -> dict[str, Any]:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
+from mpicc_wrap.fileutil import locked, read_all, write_all
 from mpicc_wrap.model import Finding, Loc
-from mpicc_wrap.report.jsonl import locked, write_all
 from mpicc_wrap.switches import Options
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -119,18 +119,11 @@ def _load(data: bytes, base: str) -> dict[str, Any]:
     return empty_log(base)
 
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def write(path: str, tu: str, results: list[dict[str, Any]]) -> None:
     """Merge one TU's results into the SARIF file at ``path`` under a lock."""
     base = os.path.dirname(os.path.abspath(path))
     with locked(path, os.O_RDWR) as fd:
-        old = _read_all(fd)
+        old = read_all(fd)
         data = json.dumps(merge(_load(old, base), tu, results)).encode() + b"\n"  # C encoder
         os.ftruncate(fd, 0)
         os.lseek(fd, 0, os.SEEK_SET)
