@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mpicc_wrap import rules
+
 
 @dataclass(frozen=True, order=True)
 class Pos:
@@ -93,7 +95,7 @@ class Finding:
     loc: Loc
     conditions: list[Condition]
     notes: list[Note] = field(default_factory=list)
-    tag: str = "mpi-collective-order"  # printed as [-Wmpi-collective-order]
+    tag: str = rules.COLLECTIVE_ORDER.tag  # printed as [-Wmpi-collective-order]
     message: str = ""  # full message text; diagnostics fills a default when empty
     suppressed: bool = False
     callee: str = ""  # for a call to a function that executes collectives: its name

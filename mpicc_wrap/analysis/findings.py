@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
+from mpicc_wrap import rules
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.callgraph import Callee
 from mpicc_wrap.analysis.orders import (
@@ -232,7 +233,8 @@ class _Function:
                                      f"the {what} '{text}' {reason}")
                     found[node] = Finding(
                         self.name, info.name, comm, self.pos(node), self.loc(node), [cond],
-                        tag="mpi-collective-root" if what == "root" else "mpi-collective-op",
+                        tag=(rules.COLLECTIVE_ROOT if what == "root"
+                             else rules.COLLECTIVE_OP).tag,
                         message=f"{info.name} on {comm}: the {what} may differ between "
                                 "processes")
         return found

@@ -18,6 +18,7 @@ from typing import Protocol
 
 from pycparser import c_ast
 
+from mpicc_wrap import rules
 from mpicc_wrap.analysis import callgraph, catalogue, cfg, findings
 from mpicc_wrap.analysis.callgraph import Callee, CallGraph
 from mpicc_wrap.analysis.orders import Events, fixed_sequence
@@ -26,7 +27,6 @@ from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary, ParsedTU, Pos, TUAnalysis
 
 POINTER_EVENT = "call through pointer"
-EXIT_DIVERGENCE = "mpi-exit-divergence"
 
 
 class RankOracle(Protocol):
@@ -180,7 +180,7 @@ def _with_exit_divergence(default: TUAnalysis, reported: TUAnalysis) -> TUAnalys
     analysis does not make tagged ``mpi-exit-divergence``."""
     known = {(f.loc, f.collective) for f in default.findings}
     reported.findings = [f if (f.loc, f.collective) in known else
-                         dataclasses.replace(f, tag=EXIT_DIVERGENCE)
+                         dataclasses.replace(f, tag=rules.EXIT_DIVERGENCE.tag)
                          for f in reported.findings]
     return reported
 

@@ -12,6 +12,8 @@ import os
 import re
 from typing import NamedTuple
 
+from mpicc_wrap import rules
+
 # Kinds of argument.  "pp": preprocessor-only (dropped when compiling a .i file);
 # "dep": dependency-file flags; "link": link-only; "lang": -x; "output": -o;
 # "mode": -c/-S/-E/-M/-MM/-fsyntax-only; "flag": everything else (kept everywhere).
@@ -131,6 +133,12 @@ class Invocation(NamedTuple):
     def output(self) -> str | None:
         outs = [a.value for a in self.args if a.kind == "output"]
         return outs[-1] if outs else None
+
+    @property
+    def unknown_flags(self) -> list[str]:
+        """Our ``-W*mpi-TAG`` flags whose tag no rule defines (``rules.RULES``)."""
+        return sorted(f"-Wmpi-{t.removeprefix('mpi-')}" for t in self.warning_flags
+                      if t != "*" and rules.lookup(t) is None)
 
     def flag_values(self, name: str) -> list[str]:
         return [a.value for a in self.args if a.name == name]

@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
+from mpicc_wrap import rules
 from mpicc_wrap.model import FunctionSummary, ParsedTU, Stats, TUAnalysis
 from mpicc_wrap.switches import Options
 
@@ -47,7 +48,7 @@ def run(
     """Analyse one preprocessed TU and return the text to compile.
 
     ``external`` holds summaries of functions defined in other TUs (cross-TU
-    analysis); ``warning_flags`` maps a tag (e.g. "mpi-collective-order") to
+    analysis); ``warning_flags`` maps a tag (``rules.COLLECTIVE_ORDER.tag``) to
     "off", "error" or "warning" from -Wno-mpi-*/-Werror=mpi-* flags.
     Raises ``AnalysisSkipped`` on our own failure.
     """
@@ -68,7 +69,7 @@ def run(
 
 def _with_flags(options: Options, flags: dict[str, str]) -> Options:
     """The options the analysis runs with: -Wmpi-exit-divergence changes it."""
-    if flags.get("mpi-exit-divergence", "off") != "off":
+    if flags.get(rules.EXIT_DIVERGENCE.tag, "off") != "off":
         return dataclasses.replace(options, exit_divergence=True)
     return options
 

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable
 from typing import TextIO
 
+from mpicc_wrap import rules
 from mpicc_wrap.model import Finding, Loc, ParsedTU, Stats, TUAnalysis
 from mpicc_wrap.report import jsonl
 from mpicc_wrap.switches import Options
@@ -47,6 +48,9 @@ def severity(tag: str, options: Options, warning_flags: dict[str, str]) -> str:
     own = warning_flags.get(tag, warning_flags.get(tag.removeprefix("mpi-")))
     if own in SEVERITIES:
         return own
+    rule = rules.lookup(tag)
+    if own != "on" and rule is not None and rule.level == "off":
+        return "off"
     general = warning_flags.get("*")
     if general in SEVERITIES:
         return general

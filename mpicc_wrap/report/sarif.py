@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
+from mpicc_wrap import rules
 from mpicc_wrap.fileutil import locked, read_all, write_all
 from mpicc_wrap.model import Finding, Loc
 from mpicc_wrap.switches import Options
@@ -27,20 +28,18 @@ VERSION = "2.1.0"
 TOOL = "mpicc-wrap"
 TU_KEY = "mpiccWrapTranslationUnit"  # result property naming the TU that produced it
 
-RULES = {  # tag -> short description
-    "mpi-collective-order": "An MPI collective may not be reached by all processes of its "
-                            "communicator, or processes may call collectives in different orders",
-    "mpi-exit-divergence": "Some processes may exit with a failure status (exit(1), abort(), "
-                           "a failed assert) while others call a collective; the launcher "
-                           "then ends the job, so this is reported only on request",
-}
-
 
 def rule(tag: str) -> dict[str, Any]:
-    """The reportingDescriptor of a diagnostic tag."""
-    text = RULES.get(tag, f"mpicc-wrap diagnostic -W{tag}")
-    return {"id": tag, "name": tag, "shortDescription": {"text": text},
-            "defaultConfiguration": {"level": "warning"}}
+    """The reportingDescriptor of a diagnostic tag, from the rules registry."""
+    known = rules.lookup(tag)
+    if known is None:
+        return {"id": tag, "name": tag,
+                "shortDescription": {"text": f"mpicc-wrap diagnostic -W{tag}"},
+                "defaultConfiguration": {"level": "warning"}}
+    level = "none" if known.level == "off" else known.level
+    return {"id": tag, "name": tag, "shortDescription": {"text": known.summary},
+            "fullDescription": {"text": known.help}, "help": {"text": known.help},
+            "defaultConfiguration": {"level": level, "enabled": known.level != "off"}}
 
 
 def empty_log(base: str) -> dict[str, Any]:
