@@ -86,7 +86,12 @@ class Note:
 
 @dataclass
 class Finding:
-    """One compile-time warning: a collective some ranks may skip or reorder."""
+    """One compile-time warning: a collective some ranks may skip or reorder.
+
+    ``message`` is the warning's text; left empty, it is the default one built from
+    the collective and communicator ("MPI_Barrier on MPI_COMM_WORLD may not be reached
+    by all processes").  Every output (gcc-format lines, JSON, SARIF) prints it as is.
+    """
 
     function: str
     collective: str  # "MPI_Barrier", or "call to helper()" for a summarised callee
@@ -96,9 +101,28 @@ class Finding:
     conditions: list[Condition]
     notes: list[Note] = field(default_factory=list)
     tag: str = rules.COLLECTIVE_ORDER.tag  # printed as [-Wmpi-collective-order]
-    message: str = ""  # full message text; diagnostics fills a default when empty
-    suppressed: bool = False
+    message: str = ""  # full message text (see the class docstring)
     callee: str = ""  # for a call to a function that executes collectives: its name
+
+    def __post_init__(self) -> None:
+        if not self.message:
+            on = f" on {self.comm}" if self.comm else ""
+            self.message = f"{self.collective}{on} may not be reached by all processes"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the diagnostics decided about one finding: its level ("off", "warning",
+    "error") under the command's -W flags, and whether a ``mpicc-wrap: ignore`` marker
+    in the user's source silences it.  Reports take it beside the (unchanged) finding."""
+
+    level: str
+    suppressed: bool = False
+
+    @property
+    def shown(self) -> bool:
+        """Whether the finding is printed."""
+        return self.level != "off" and not self.suppressed
 
 
 @dataclass

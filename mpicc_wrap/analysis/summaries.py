@@ -85,6 +85,7 @@ def decode_rebuild(data: bytes) -> dict[str, Any] | None:
 
 def _finding(d: dict[str, Any]) -> Finding:
     d = dict(d)
+    d.pop("suppressed", None)  # written by versions that kept verdicts in findings
     d["pos"], d["loc"] = Pos(**d["pos"]), Loc(**d["loc"])
     d["conditions"] = [Condition(Pos(**c["pos"]), Loc(**c["loc"]), c["text"], c["reason"])
                        for c in d["conditions"]]

@@ -22,7 +22,7 @@ from mpicc_wrap.driver.cmdline import COMPILED, Arg, Invocation
 from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.driver.tempfiles import private_dir
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
-from mpicc_wrap.report import diagnostics, jsonl
+from mpicc_wrap.report import emit, jsonl
 from mpicc_wrap.switches import Options
 
 PASSTHROUGH_MODES = pp.PASSTHROUGH_MODES
@@ -215,8 +215,7 @@ class Build:
         words, inputs = self._link_words()
         what = self.inv.output or "a.out"
         found = self._guarded(what, [], summaries.link_findings, inputs)
-        if diagnostics.emit_link(what, found, self.options, self.inv.warning_flags,
-                                 sys.stderr):
+        if emit.emit_link(what, found, self.options, self.inv.warning_flags, sys.stderr):
             return 1
         subst = self._guarded(what, {}, relink.substitutes, inputs, self.compiler,
                               self.options, self.tmp)

@@ -3,9 +3,9 @@ parsing and analysis (the dominant per-TU cost after Python start-up).
 
 Key: sha256 of the preprocessed text, the TU name, the compiler command, the visible
 external summaries of functions named in the text, ``MPICC_WRAP_INSTRUMENT`` (0, 1, all) and a
-fingerprint of this tool's own code.  Value: the ``TUAnalysis`` *before* diagnostics
-were printed, the rewritten text and the main file name (pickled, zlib-compressed).
-Printing is not cached: on a hit the stage re-runs ``diagnostics.emit``, so warnings,
+fingerprint of this tool's own code.  Value: the ``TUAnalysis`` (printing never changes
+it: it returns verdicts), the rewritten text and the main file name (pickled, zlib-compressed).
+Printing is not cached: on a hit the stage re-runs ``report.emit``, so warnings,
 suppression markers (read from the user's source, not from the preprocessed text),
 colours, -W flags and JSON/SARIF reports behave exactly as on a miss.
 

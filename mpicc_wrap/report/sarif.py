@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from mpicc_wrap import rules
 from mpicc_wrap.fileutil import locked, read_all, write_all
-from mpicc_wrap.model import Finding, Loc
+from mpicc_wrap.model import Finding, Loc, Verdict
 from mpicc_wrap.switches import Options
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -75,22 +75,20 @@ def location(loc: Loc, base: str, message: str = "", ident: int | None = None) -
     return data
 
 
-def result(finding: Finding, level: str, base: str, tu: str) -> dict[str, Any]:
+def result(finding: Finding, verdict: Verdict, base: str, tu: str) -> dict[str, Any]:
     """The SARIF result of one finding."""
-    from mpicc_wrap.report.diagnostics import message_of
-
     related = [(c.loc, c.reason or f"condition '{c.text}'") for c in finding.conditions]
     related += [(n.loc, n.message) for n in finding.notes]
     data: dict[str, Any] = {
         "ruleId": finding.tag,
-        "level": level if level in ("warning", "error") else "warning",
-        "message": {"text": message_of(finding)},
+        "level": verdict.level if verdict.level in ("warning", "error") else "warning",
+        "message": {"text": finding.message},
         "locations": [location(finding.loc, base)],
         "relatedLocations": [location(loc, base, text, i) for i, (loc, text) in enumerate(related)],
         "properties": {TU_KEY: tu, "function": finding.function, "collective": finding.collective,
                        "communicator": finding.comm},
     }
-    if finding.suppressed:
+    if verdict.suppressed:
         data["suppressions"] = [{"kind": "inSource",
                                  "justification": "mpicc-wrap: ignore marker in the source"}]
     return data
@@ -129,15 +127,16 @@ def write(path: str, tu: str, results: list[dict[str, Any]]) -> None:
         write_all(fd, data)
 
 
-def record_tu(options: Options, tu: str, findings: list[Finding], levels: dict[str, str],
+def record_tu(options: Options, tu: str, findings: list[Finding], judged: list[Verdict],
               stream: TextIO) -> None:
-    """Merge a TU's findings into the SARIF report, if one is requested."""
+    """Merge a TU's findings (``judged``: the verdict on each) into the SARIF report, if
+    one is requested; findings of a tag turned off are left out."""
     if not options.sarif:
         return
     base = os.path.dirname(os.path.abspath(options.sarif))
     key = os.path.abspath(tu)
-    results = [result(f, levels.get(f.tag, "warning"), base, key) for f in findings
-               if levels.get(f.tag) != "off"]
+    results = [result(f, v, base, key) for f, v in zip(findings, judged, strict=True)
+               if v.level != "off"]
     try:
         write(options.sarif, key, results)
     except OSError as err:

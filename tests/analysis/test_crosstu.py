@@ -10,7 +10,7 @@ from mpirun import mpicc, run, tool
 
 from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Pos
-from mpicc_wrap.report import diagnostics
+from mpicc_wrap.report import emit
 from mpicc_wrap.switches import Options
 
 MAIN = """\
@@ -69,7 +69,7 @@ def objects(tmp: Path, helper_code: str = HELPER, collectives: bool = True
 def check(inputs: list[str], werror: bool = False) -> tuple[int, str]:
     out = io.StringIO()
     found = S.link_findings(inputs)
-    errors = diagnostics.emit_link("prog", found, Options(werror=werror), {}, out)
+    errors = emit.emit_link("prog", found, Options(werror=werror), {}, out)
     return errors, out.getvalue()
 
 

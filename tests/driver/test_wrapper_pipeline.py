@@ -21,7 +21,7 @@ from mpicc_wrap.analysis import summaries
 from mpicc_wrap.driver import cli, compiler, pipeline, stage
 from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
-from mpicc_wrap.report import diagnostics
+from mpicc_wrap.report import emit
 from mpicc_wrap.runtime import library
 
 PROGRAM = "#include <stdio.h>\nint main(void)\n{\n    puts(\"hi\");\n    return 0;\n}\n"
@@ -83,7 +83,7 @@ def test_stage_gets_preprocessed_text_and_flags(work: Path, monkeypatch: pytest.
     call = fake.calls[0]
     assert call["source"] == "hello.c"
     assert '# 1 "hello.c"' in call["text"] and "puts" in call["text"]
-    assert call["warning_flags"] == {"mpi-collective-order": "off"}
+    assert call["warning_flags"] == {"mpi-collective-order": "off", "*": "error"}
     assert call["options"].werror
     assert (work / "hello.o").exists() and leftovers(work) == []
 
@@ -192,7 +192,7 @@ def test_link_hooks(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert cli.main(["hello.c", "util.o", "-o", "prog"]) == 0
     assert seen["inputs"][1] == "util.o" and seen["inputs"][0].endswith("0-hello.o")
     assert stored == [seen["inputs"][0]]
-    monkeypatch.setattr(diagnostics, "emit_link", lambda *args: 2)
+    monkeypatch.setattr(emit, "emit_link", lambda *args: 2)
     (work / "prog").unlink()
     assert cli.main(["hello.c", "util.o", "-o", "prog"]) == 1
     assert not (work / "prog").exists()
