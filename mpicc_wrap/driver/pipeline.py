@@ -23,6 +23,7 @@ from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.driver.tempfiles import private_dir
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.report import emit, jsonl
+from mpicc_wrap.runtime import objects
 from mpicc_wrap.switches import Options
 
 PASSTHROUGH_MODES = pp.PASSTHROUGH_MODES
@@ -182,7 +183,7 @@ class Build:
             return
         deferred = result.analysis.deferred if result.analysis else []
         rebuild = relink.describe(self.inv, unit.source) if deferred else None
-        self._guarded(unit.name, None, summaries.store, unit.obj, result.summaries, deferred,
+        self._guarded(unit.name, None, objects.store, unit.obj, result.summaries, deferred,
                       self.options, rebuild)
 
     def _guarded(self, what: str, default: Any, func: Callable[..., Any], *args: Any) -> Any:
@@ -214,10 +215,13 @@ class Build:
             self._store(unit)
         words, inputs = self._link_words()
         what = self.inv.output or "a.out"
-        found = self._guarded(what, [], summaries.link_findings, inputs)
+        # Every linked object's summary record, read once for the link check and the
+        # re-instrumentation; the check's findings take the compile-time path.
+        records = self._guarded(what, [], objects.read_inputs, inputs)
+        found = self._guarded(what, [], summaries.link_findings, records)
         if emit.emit_link(what, found, self.options, self.inv.warning_flags, sys.stderr):
             return 1
-        subst = self._guarded(what, {}, relink.substitutes, inputs, self.compiler,
+        subst = self._guarded(what, {}, relink.substitutes, records, self.compiler,
                               self.options, self.tmp)
         if subst:  # objects re-instrumented now that their callees are known
             words = self._link_words(subst)[0]

@@ -17,12 +17,11 @@ import pytest
 from mpirun import mpicc, run, tool
 
 from mpicc_wrap import switches
-from mpicc_wrap.analysis import summaries
 from mpicc_wrap.driver import cli, compiler, pipeline, stage
 from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.report import emit
-from mpicc_wrap.runtime import library
+from mpicc_wrap.runtime import library, objects
 
 PROGRAM = "#include <stdio.h>\nint main(void)\n{\n    puts(\"hi\");\n    return 0;\n}\n"
 WRAP_ENV = ("MPICC_WRAP_DISABLE", "MPICC_WRAP_STRICT", "MPICC_WRAP_DEBUG", "MPICC",
@@ -184,8 +183,8 @@ def test_link_hooks(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert cli.main(["-c", "util.c"]) == 0
     seen: dict[str, Any] = {}
     stored: list[str] = []
-    monkeypatch.setattr(summaries, "store", lambda obj, *a: stored.append(obj))
-    monkeypatch.setattr(summaries, "link_findings",
+    monkeypatch.setattr(objects, "store", lambda obj, *a: stored.append(obj))
+    monkeypatch.setattr(objects, "read_inputs",
                         lambda inputs: seen.setdefault("inputs", inputs) and [])
     monkeypatch.setattr(library, "link_args", lambda cc, options, scratch: ["-lm"])
     use_stage(monkeypatch, FakeStage())
@@ -200,7 +199,7 @@ def test_link_hooks(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_store_after_compile(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     stored: list[str] = []
-    monkeypatch.setattr(summaries, "store", lambda obj, *a: stored.append(obj))
+    monkeypatch.setattr(objects, "store", lambda obj, *a: stored.append(obj))
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["-c", "hello.c", "-o", "x.o"]) == 0
     assert stored == ["x.o"]
@@ -338,8 +337,8 @@ def test_failing_summary_hooks_never_fail_the_build(work: Path, capfd: Any,
     def broken(*args: Any) -> Any:
         raise OSError("disk full")
 
-    monkeypatch.setattr(summaries, "store", broken)
-    monkeypatch.setattr(summaries, "link_findings", broken)
+    monkeypatch.setattr(objects, "store", broken)
+    monkeypatch.setattr(objects, "read_inputs", broken)
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["hello.c", "-o", "prog"]) == 0
     assert capfd.readouterr().err == (
