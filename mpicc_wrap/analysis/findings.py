@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
 from mpicc_wrap import rules
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.callgraph import Callee
+from mpicc_wrap.analysis.context import Context
 from mpicc_wrap.analysis.orders import (
     Cluster,
     Events,
@@ -32,15 +32,12 @@ from mpicc_wrap.model import (
     TUAnalysis,
 )
 
-if TYPE_CHECKING:
-    from mpicc_wrap.analysis.unit import _TU
-
 Flags = dict[int, dict[int, Cluster]]  # site node -> {condition node: its cluster}
 _IDENT = re.compile(r"\b[A-Za-z_]\w*")
 _COMM_HANDLES = frozenset({"MPI_COMM_WORLD", "MPI_COMM_SELF", "MPI_COMM_NULL"})
 
 
-def display(state: _TU, text: str) -> str:
+def display(state: Context, text: str) -> str:
     """A communicator as the user wrote it (MPI_COMM_WORLD, not its expansion)."""
     return handles.display(text, state.tu.handle_names)
 
@@ -48,7 +45,7 @@ def display(state: _TU, text: str) -> str:
 class _Function:
     """Findings and plan of one function."""
 
-    def __init__(self, state: _TU, name: str, text: positions.Text) -> None:
+    def __init__(self, state: Context, name: str, text: positions.Text) -> None:
         self.state, self.name, self.text = state, name, text
         self.cfg = state.cfgs[name]
         self.defn = state.graph.defs[name]
@@ -359,7 +356,7 @@ def _walk(node: c_ast.Node) -> list[c_ast.Node]:
     return out
 
 
-def collect(state: _TU, everything: bool = False) -> TUAnalysis:
+def collect(state: Context, everything: bool = False) -> TUAnalysis:
     """Findings, deferred findings, plans and statistics of the whole TU.
 
     Plans go to the functions with flagged sites only (PARCOACH Alg. 2), or with
@@ -388,7 +385,7 @@ def collect(state: _TU, everything: bool = False) -> TUAnalysis:
     return result
 
 
-def _deferred(fn: _Function, state: _TU, events: Events) -> list[Finding]:
+def _deferred(fn: _Function, state: Context, events: Events) -> list[Finding]:
     """Findings that hold if an unseen external callee executes collectives."""
     wider = state.events(fn.name, unknown=True)
     if wider.keys() == events.keys():
