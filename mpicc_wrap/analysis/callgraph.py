@@ -11,6 +11,7 @@ from pycparserext.ext_c_parser import FuncDeclExt
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.cfg import callee_name
+from mpicc_wrap.frontend import headercache
 from mpicc_wrap.model import FunctionSummary
 
 # Called names that never execute user collectives although the TU cannot see them.
@@ -55,28 +56,11 @@ class _Scan(c_ast.NodeVisitor):
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if isinstance(node.type, (c_ast.FuncDecl, FuncDeclExt)):
             self.fundecls.add(node.name)
-            if "_Noreturn" in (node.funcspec or []) or "noreturn" in _attr_text(node).split() \
-                    or "__noreturn__" in _attr_text(node).split():
+            if headercache.is_noreturn(node):
                 self.noreturn.add(node.name)
         elif node.name:
             self.variables.add(node.name)
         self.generic_visit(node)
-
-
-def _attr_text(node: c_ast.Decl) -> str:
-    """Identifiers inside the GNU attributes of a function declaration (pycparserext
-    keeps them in ``funcspec`` and in ``FuncDeclExt.attributes``)."""
-    roots = [f for f in node.funcspec or [] if isinstance(f, c_ast.Node)]
-    attrs = getattr(node.type, "attributes", None)
-    if isinstance(attrs, c_ast.Node):
-        roots.append(attrs)
-    names: list[str] = []
-    while roots:
-        n = roots.pop()
-        if isinstance(n, c_ast.ID):
-            names.append(n.name)
-        roots += [c for _, c in n.children()]
-    return " ".join(names)
 
 
 def system_functions(text: str) -> frozenset[str]:

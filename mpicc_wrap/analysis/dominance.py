@@ -13,32 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mpicc_wrap.analysis import graphs
+
 Graph = dict[int, list[int]]
 
 
-def reverse(succs: Graph) -> Graph:
-    """Predecessor map of ``succs``."""
-    preds: Graph = {n: [] for n in succs}
-    for n, ss in succs.items():
-        for s in ss:
-            preds.setdefault(s, []).append(n)
-    return preds
-
-
-def _postorder(graph: Graph, root: int) -> list[int]:
-    order: list[int] = []
-    seen = {root}
-    stack = [(root, iter(graph.get(root, ())))]
-    while stack:
-        node, it = stack[-1]
-        nxt = next((s for s in it if s not in seen), None)
-        if nxt is None:
-            order.append(node)
-            stack.pop()
-        else:
-            seen.add(nxt)
-            stack.append((nxt, iter(graph.get(nxt, ()))))
-    return order
+reverse = graphs.predecessors  # the predecessor map of a successor map
 
 
 def postdominators(succs: Graph, exit_node: int) -> dict[int, int]:
@@ -47,7 +27,7 @@ def postdominators(succs: Graph, exit_node: int) -> dict[int, int]:
     Cooper, Harvey and Kennedy's iterative dominator algorithm run on the reverse
     graph rooted at exit."""
     preds = reverse(succs)
-    post = _postorder(preds, exit_node)
+    post = graphs.postorder(lambda n: preds.get(n, ()), [exit_node])
     index = {n: i for i, n in enumerate(post)}
     idom = {exit_node: exit_node}
 
@@ -98,13 +78,8 @@ def postdominated(succs: Graph, exit_node: int, group: Iterable[int],
     ``preds`` is ``reverse(succs)`` when the caller already has it."""
     members = set(group)
     preds = reverse(succs) if preds is None else preds
-    escape = set() if exit_node in members else {exit_node}
-    stack = list(escape)
-    while stack:
-        for p in preds.get(stack.pop(), ()):
-            if p not in escape and p not in members:
-                escape.add(p)
-                stack.append(p)
+    escape = set() if exit_node in members else graphs.reachable(
+        lambda n: preds.get(n, ()), [exit_node], lambda p: p not in members)
     return {n for n in succs if n not in escape} | members
 
 

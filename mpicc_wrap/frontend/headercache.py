@@ -118,15 +118,18 @@ def noreturn_names(nodes: list[c_ast.Node]) -> set[str]:
     names = set()
     for node in nodes:
         decl = node.decl if isinstance(node, c_ast.FuncDef) else node
-        if isinstance(decl, c_ast.Decl) and decl.name and _is_noreturn(decl):
+        if isinstance(decl, c_ast.Decl) and decl.name and is_noreturn(decl):
             names.add(decl.name)
     return names
 
 
-def _is_noreturn(decl: c_ast.Decl) -> bool:
-    if "_Noreturn" in [s for s in decl.funcspec if isinstance(s, str)]:
+def is_noreturn(decl: c_ast.Decl) -> bool:
+    """Whether a declaration carries ``_Noreturn`` or a GNU ``noreturn`` attribute
+    (pycparserext keeps attributes in ``funcspec`` and in ``FuncDeclExt.attributes``).
+    The one test for both the header facts and the call graph."""
+    if "_Noreturn" in [s for s in decl.funcspec or [] if isinstance(s, str)]:
         return True
-    attrs: list[c_ast.Node] = [s for s in decl.funcspec if not isinstance(s, str)]
+    attrs: list[c_ast.Node] = [s for s in decl.funcspec or [] if not isinstance(s, str)]
     attrs.append(getattr(decl.type, "attributes", None))
     return any(_names_in(a) & NORETURN_ATTRS for a in attrs if a is not None)
 
