@@ -56,6 +56,9 @@ class ParsedTU:
     user_lines: int
     noreturn: frozenset[str] = frozenset()
     handle_names: dict[str, str] = field(default_factory=dict)
+    # Names called (followed by "(") on system-header lines: libc and friends, never
+    # user code with collectives (the frontend's one notion of a system header).
+    system_calls: frozenset[str] = frozenset()
 
     def loc(self, pos: Pos) -> Loc:
         """Map a preprocessed-text position to the user's file, line and column."""

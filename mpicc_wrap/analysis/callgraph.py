@@ -3,7 +3,6 @@ the strongly connected components the summaries are computed over (callees first
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -16,8 +15,6 @@ from mpicc_wrap.model import FunctionSummary
 
 # Called names that never execute user collectives although the TU cannot see them.
 _LIBC_PREFIXES = ("__builtin_", "__atomic_", "__sync_")
-_MARKER = re.compile(r'^#\s*\d+\s+"[^"]*"(.*)$')
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
 @dataclass(frozen=True)
@@ -61,20 +58,6 @@ class _Scan(c_ast.NodeVisitor):
         elif node.name:
             self.variables.add(node.name)
         self.generic_visit(node)
-
-
-def system_functions(text: str) -> frozenset[str]:
-    """Names followed by ``(`` on preprocessed lines that come from system headers
-    (line-marker flag 3): libc and friends, never user code with collectives."""
-    names: set[str] = set()
-    system = False
-    for line in text.split("\n"):
-        m = _MARKER.match(line)
-        if m:
-            system = "3" in m.group(1).split()
-        elif system and "(" in line:
-            names.update(_CALLED.findall(line))
-    return frozenset(names)
 
 
 class CallGraph:

@@ -100,7 +100,7 @@ def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOra
           error_exits: bool = True) -> Context:
     """The context of one analysis run, summaries included.  ``error_exits``: paths
     that can only end in an error exit end the job like MPI_Abort (cfg.build)."""
-    graph = CallGraph(tu.ast, dict(external), callgraph.system_functions(tu.text))
+    graph = CallGraph(tu.ast, dict(external), tu.system_calls)
     noreturn = (catalogue.NORETURN_FUNCTIONS | tu.noreturn | graph.declared_noreturn
                 | {n for n, s in external.items() if s.noreturn})
     aborts = frozenset(n for n, f in catalogue.CATALOGUE.items() if f.kind == "abort")
