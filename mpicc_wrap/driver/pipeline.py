@@ -26,7 +26,6 @@ from mpicc_wrap.report import emit, jsonl
 from mpicc_wrap.runtime import objects
 from mpicc_wrap.switches import Options
 
-PASSTHROUGH_MODES = pp.PASSTHROUGH_MODES
 BROKEN_REWRITE = "instrumented code did not compile"
 
 
