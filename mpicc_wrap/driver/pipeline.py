@@ -200,8 +200,13 @@ class Build:
 
     def _link(self) -> int:
         """Compile every C source to a temporary object, then link in the user's order."""
+        checked = False  # an object of this command calls the checker
         for unit in self.units:
-            if not (unit.rewritten and self._compile_rewritten(unit, unit.obj)):
+            if unit.rewritten and self._compile_rewritten(unit, unit.obj):
+                checked = True
+                if pp.wants_depfile(self.inv):
+                    _copy(unit.dep_path, pp.depfile(self.inv, unit.source))
+            else:
                 if unit.rewritten:
                     self.skips.append(f"{unit.name}: {BROKEN_REWRITE}")
                 cmd = pp.compile_original_command(self.compiler, self.inv, unit.source,
@@ -209,8 +214,6 @@ class Build:
                 code = cc.run(cmd, self.stdin)[0]
                 if code != 0:
                     return code
-            elif pp.wants_depfile(self.inv):
-                _copy(unit.dep_path, pp.depfile(self.inv, unit.source))
             self._store(unit)
         words, inputs = self._link_words()
         what = self.inv.output or "a.out"
@@ -224,12 +227,27 @@ class Build:
                               self.options, self.tmp)
         if subst:  # objects re-instrumented now that their callees are known
             words = self._link_words(subst)[0]
-        from mpicc_wrap.runtime import library  # only a link needs the checker runtime
-
-        extra = library.link_args(self.compiler, self.options, self.tmp)
+        extra = self._runtime(checked or bool(subst))
         if extra and any(a.kind == "lang" for a in self.inv.args):
             extra = ["-x", "none", *extra]  # a user's -x must not apply to our library
         return cc.run([*self.compiler, *words, *extra], self.stdin)[0]
+
+    def _runtime(self, needed: bool) -> list[str]:
+        """The link arguments of the checker runtime.  When it cannot be built and no
+        object this command compiled calls the checker, the link goes on without it
+        (a note says so): our failure must not fail a build that does not need it.
+        Objects instrumented by earlier compiles still need it; without it the linker
+        names the missing checker symbols."""
+        from mpicc_wrap.runtime import library  # only a link needs the checker runtime
+
+        try:
+            return library.link_args(self.compiler, self.options, self.tmp)
+        except WrapError as exc:
+            if needed or self.options.strict:
+                raise
+            print(f"mpicc-wrap: note: {exc}; linking without it (nothing here is "
+                  "instrumented)", file=sys.stderr)
+            return []
 
     def _link_words(self, subst: dict[str, str] | None = None
                     ) -> tuple[list[str], list[str]]:

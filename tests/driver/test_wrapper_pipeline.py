@@ -211,10 +211,28 @@ def test_runtime_error_is_one_line(work: Path, capfd: Any, monkeypatch: pytest.M
         raise WrapError("checker runtime cannot be built: no cffi")
 
     monkeypatch.setattr(library, "link_args", fail)
-    use_stage(monkeypatch, FakeStage())
+    use_stage(monkeypatch, FakeStage(rewrite=lambda text: text))  # instrumented: needed
     assert cli.main(["hello.c", "-o", "prog"]) == 1
     assert capfd.readouterr().err == "mpicc-wrap: error: checker runtime cannot be built: no cffi\n"
-    assert leftovers(work) == []
+    assert leftovers(work) == [] and not (work / "prog").exists()
+
+
+def test_runtime_failure_does_not_fail_a_link_that_needs_no_checker(
+        work: Path, capfd: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Failure policy: nothing this command compiled is instrumented, so a runtime that
+    cannot be built is a note, not a failed link (it failed every link before)."""
+    def fail(compiler: list[str], options: switches.Options, scratch: str) -> list[str]:
+        raise WrapError("checker runtime cannot be built: no cffi")
+
+    monkeypatch.setattr(library, "link_args", fail)
+    use_stage(monkeypatch, FakeStage())
+    assert cli.main(["hello.c", "-o", "prog"]) == 0
+    assert capfd.readouterr().err == ("mpicc-wrap: note: checker runtime cannot be built: "
+                                      "no cffi; linking without it (nothing here is "
+                                      "instrumented)\n")
+    assert (work / "prog").exists()
+    monkeypatch.setenv("MPICC_WRAP_STRICT", "1")
+    assert cli.main(["hello.c", "-o", "prog"]) == 1
 
 
 def test_keyboard_interrupt_and_internal_bug(work: Path, capfd: Any,
