@@ -1,9 +1,12 @@
-"""Data passed between the pipeline stages.
+"""The data types passed between the pipeline stages (and nothing else).
 
 The pipeline flows one way:
-argv -> Invocation (cmdline) -> CompileJob (driver) -> preprocessed text (preprocess)
--> ParsedTU (frontend) -> CFG per function (cfg) -> TUAnalysis with findings (analysis)
--> patched text (instrument) -> object (driver) -> executable + checker runtime (link).
+argv -> Invocation (driver/cmdline.py) -> one pipeline.Unit per C source (driver)
+-> preprocessed text (driver/commands.py) -> ParsedTU (frontend/parser.py)
+-> TUAnalysis with findings and plans (analysis/unit.py) -> a Verdict per finding and
+the gcc-format lines and reports (report/emit.py) -> rewritten text (instrument)
+-> object with its summaries (driver, runtime/objects.py) -> executable + checker
+runtime (link: analysis/summaries.py's link check, runtime/library.py).
 
 Positions: the frontend parses the *preprocessed* text with its line markers blanked
 out, so every pycparser ``Coord.line`` is a 1-based line index into the preprocessed
@@ -17,6 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mpicc_wrap import rules
+
+__all__ = [
+    "Condition", "ExitPoint", "Finding", "FunctionPlan", "FunctionSummary", "Loc", "Note",
+    "ParsedTU", "Pos", "Site", "Stats", "TUAnalysis", "Verdict",
+]
 
 
 @dataclass(frozen=True, order=True)

@@ -25,3 +25,29 @@ def test_import_layers_hold() -> None:
                           timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 broken" in done.stdout
+
+
+# Modules that do not fix their surface with __all__ yet (owned by other work in
+# progress: the rankdep split, the instrument and runtime build, the frontend).
+NO_ALL_YET = {"analysis.callgraph", "analysis.catalogue", "analysis.cfg",
+              "analysis.dominance", "analysis.orders", "analysis.rankdep",
+              "frontend.gnumask", "frontend.handles", "frontend.headercache",
+              "frontend.parser", "frontend.positions", "instrument.rewrite",
+              "runtime.library", "errors", "switches", "packagedata", "__main__"}
+
+
+def test_every_module_states_its_job_and_fixes_its_surface() -> None:
+    """scan-build-py style: a docstring, and ``__all__`` naming only what it defines."""
+    import ast
+    import importlib
+
+    package = ROOT / "mpicc_wrap"
+    for path in sorted(package.rglob("*.py")):
+        name = ".".join(path.relative_to(package).with_suffix("").parts)
+        tree = ast.parse(path.read_text())
+        assert ast.get_docstring(tree), f"{name}: no docstring"
+        if path.name == "__init__.py" or name in NO_ALL_YET:
+            continue
+        module = importlib.import_module(f"mpicc_wrap.{name}")
+        assert hasattr(module, "__all__"), f"{name}: no __all__"
+        assert all(hasattr(module, n) for n in module.__all__), name

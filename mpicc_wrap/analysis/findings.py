@@ -32,6 +32,8 @@ from mpicc_wrap.model import (
     TUAnalysis,
 )
 
+__all__ = ["collect"]
+
 Flags = dict[int, dict[int, Cluster]]  # site node -> {condition node: its cluster}
 _IDENT = re.compile(r"\b[A-Za-z_]\w*")
 _COMM_HANDLES = frozenset({"MPI_COMM_WORLD", "MPI_COMM_SELF", "MPI_COMM_NULL"})

@@ -11,6 +11,8 @@ from mpicc_wrap.driver import commands as pp
 from mpicc_wrap.driver.tempfiles import Terminated
 from mpicc_wrap.errors import WrapError
 
+__all__ = ["main", "toolchain_path"]
+
 TOOLCHAIN = ("integration", "mpicc-wrap-toolchain.cmake")
 
 

@@ -14,6 +14,8 @@ from typing import NamedTuple
 
 from mpicc_wrap import rules
 
+__all__ = ["ARITY", "COMPILED", "Arg", "Invocation", "input_language", "parse", "split_response"]
+
 # Kinds of argument.  "pp": preprocessor-only (dropped when compiling a .i file);
 # "dep": dependency-file flags; "link": link-only; "lang": -x; "output": -o;
 # "mode": -c/-S/-E/-M/-MM/-fsyntax-only; "flag": everything else (kept everywhere).

@@ -26,6 +26,8 @@ from mpicc_wrap.report import emit, jsonl
 from mpicc_wrap.runtime import objects
 from mpicc_wrap.switches import Options
 
+__all__ = ["BROKEN_REWRITE", "Build", "run"]
+
 BROKEN_REWRITE = "instrumented code did not compile"
 
 

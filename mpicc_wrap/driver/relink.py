@@ -36,6 +36,8 @@ from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.model import FunctionSummary
 from mpicc_wrap.switches import Options
 
+__all__ = ["VERSION", "describe", "substitutes"]
+
 VERSION = 1
 SOURCE_CHANGED = "source changed since it was compiled; rebuild it"
 NO_SOURCE = "its source was not recorded when it was compiled; rebuild it"

@@ -32,6 +32,11 @@ from mpicc_wrap.fileutil import write_atomically
 from mpicc_wrap.model import FunctionSummary, TUAnalysis
 from mpicc_wrap.switches import Options, cache_dir
 
+__all__ = [
+    "EVICT_EVERY", "MAX_BYTES", "SUFFIX", "Entry", "directory", "enabled", "evict", "key",
+    "load", "store", "tool_fingerprint",
+]
+
 FORMAT = b"mpicc-wrap-results-1"  # bump when the cached value changes meaning
 MAX_BYTES = 200 * 1024 * 1024
 # Scanning the store costs O(entries); it runs on about one write in EVICT_EVERY (the

@@ -23,6 +23,8 @@ from mpicc_wrap.switches import Options
 if TYPE_CHECKING:
     from mpicc_wrap.driver.resultcache import Entry
 
+__all__ = ["StageResult", "run", "run_budgeted"]
+
 
 @dataclass
 class StageResult:

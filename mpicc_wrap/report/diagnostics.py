@@ -38,6 +38,11 @@ from mpicc_wrap import rules
 from mpicc_wrap.model import Finding, Loc, Stats, Verdict
 from mpicc_wrap.switches import Options
 
+__all__ = [
+    "SourceLines", "errors", "format_finding", "is_suppressed", "palette_for",
+    "print_findings", "severity", "stats_line", "verdicts",
+]
+
 SEVERITIES = ("off", "warning", "error")
 
 # -- severity -------------------------------------------------------------------------

@@ -23,6 +23,11 @@ from mpicc_wrap.fileutil import locked, write_all
 from mpicc_wrap.model import Finding, Stats, TUAnalysis, Verdict
 from mpicc_wrap.switches import Options
 
+__all__ = [
+    "REPORT_VERSION", "aggregate", "format_table", "read_report", "record_skip", "record_tu",
+    "tu_record",
+]
+
 REPORT_VERSION = 1
 STAT_FIELDS = tuple(f.name for f in dataclasses.fields(Stats))
 

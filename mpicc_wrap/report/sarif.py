@@ -23,6 +23,8 @@ from mpicc_wrap.fileutil import locked, read_all, write_all
 from mpicc_wrap.model import Finding, Loc, Verdict
 from mpicc_wrap.switches import Options
 
+__all__ = ["record_tu", "result", "rule"]
+
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERSION = "2.1.0"
 TOOL = "mpicc-wrap"
