@@ -1,9 +1,12 @@
-"""Data passed between the pipeline stages.
+"""The data types passed between the pipeline stages (and nothing else).
 
 The pipeline flows one way:
-argv -> Invocation (cmdline) -> CompileJob (driver) -> preprocessed text (preprocess)
--> ParsedTU (frontend) -> CFG per function (cfg) -> TUAnalysis with findings (analysis)
--> patched text (instrument) -> object (driver) -> executable + checker runtime (link).
+argv -> Invocation (driver/cmdline.py) -> one pipeline.Unit per C source (driver)
+-> preprocessed text (driver/commands.py) -> ParsedTU (frontend/parser.py)
+-> TUAnalysis with findings and plans (analysis/unit.py) -> a Verdict per finding and
+the gcc-format lines and reports (report/emit.py) -> rewritten text (instrument)
+-> object with its summaries (driver, runtime/objects.py) -> executable + checker
+runtime (link: analysis/summaries.py's link check, runtime/library.py).
 
 Positions: the frontend parses the *preprocessed* text with its line markers blanked
 out, so every pycparser ``Coord.line`` is a 1-based line index into the preprocessed
@@ -15,6 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from mpicc_wrap import rules
+
+__all__ = [
+    "Condition", "ExitPoint", "Finding", "FunctionPlan", "FunctionSummary", "Loc", "Note",
+    "ParsedTU", "Pos", "Site", "Stats", "TUAnalysis", "Verdict",
+]
 
 
 @dataclass(frozen=True, order=True)
@@ -54,6 +64,9 @@ class ParsedTU:
     user_lines: int
     noreturn: frozenset[str] = frozenset()
     handle_names: dict[str, str] = field(default_factory=dict)
+    # Names called (followed by "(") on system-header lines: libc and friends, never
+    # user code with collectives (the frontend's one notion of a system header).
+    system_calls: frozenset[str] = frozenset()
 
     def loc(self, pos: Pos) -> Loc:
         """Map a preprocessed-text position to the user's file, line and column."""
@@ -84,7 +97,12 @@ class Note:
 
 @dataclass
 class Finding:
-    """One compile-time warning: a collective some ranks may skip or reorder."""
+    """One compile-time warning: a collective some ranks may skip or reorder.
+
+    ``message`` is the warning's text; left empty, it is the default one built from
+    the collective and communicator ("MPI_Barrier on MPI_COMM_WORLD may not be reached
+    by all processes").  Every output (gcc-format lines, JSON, SARIF) prints it as is.
+    """
 
     function: str
     collective: str  # "MPI_Barrier", or "call to helper()" for a summarised callee
@@ -93,10 +111,29 @@ class Finding:
     loc: Loc
     conditions: list[Condition]
     notes: list[Note] = field(default_factory=list)
-    tag: str = "mpi-collective-order"  # printed as [-Wmpi-collective-order]
-    message: str = ""  # full message text; diagnostics fills a default when empty
-    suppressed: bool = False
+    tag: str = rules.COLLECTIVE_ORDER.tag  # printed as [-Wmpi-collective-order]
+    message: str = ""  # full message text (see the class docstring)
     callee: str = ""  # for a call to a function that executes collectives: its name
+
+    def __post_init__(self) -> None:
+        if not self.message:
+            on = f" on {self.comm}" if self.comm else ""
+            self.message = f"{self.collective}{on} may not be reached by all processes"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the diagnostics decided about one finding: its level ("off", "warning",
+    "error") under the command's -W flags, and whether a ``mpicc-wrap: ignore`` marker
+    in the user's source silences it.  Reports take it beside the (unchanged) finding."""
+
+    level: str
+    suppressed: bool = False
+
+    @property
+    def shown(self) -> bool:
+        """Whether the finding is printed."""
+        return self.level != "off" and not self.suppressed
 
 
 @dataclass

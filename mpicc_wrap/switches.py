@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
+from mpicc_wrap import rules
 from mpicc_wrap.errors import WrapError
 
 N = TypeVar("N", int, float)
@@ -125,8 +126,9 @@ def help_text() -> str:
         "       mpicc-wrap --wrap-help             this text",
         "       mpicc-wrap --wrap-cmake-toolchain  print the path of the CMake toolchain file",
         "",
-        "Warning flags understood (and not passed on): -Wno-mpi-collective-order,",
-        "-Werror=mpi-collective-order, -Wno-error=mpi-collective-order (and other -Wmpi-* tags).",
+        "Warning flags understood (and not passed on): -Wno-TAG, -Werror=TAG,",
+        "-Wno-error=TAG and -WTAG for these tags (default level in brackets):",
+        *(f"  -W{r.tag} [{r.level}]: {r.summary}" for r in rules.RULES.values()),
         "",
         "Environment switches:",
     ]

@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 
 import mpirun  # tests/ is on sys.path under pytest (no tests/__init__.py)
 
+from mpicc_wrap import rules
+
 T = TypeVar("T")
 CORPUS = Path(__file__).parent / "corpus"
 DEFAULT_NPROCS = (2, 3, 4)
@@ -34,7 +36,21 @@ DIAGNOSTIC = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<kind>warning|note|error): (?P<msg>.*)$",
     re.MULTILINE,
 )
-TAG = re.compile(r"\[-W(mpi-[a-z-]+)\]\s*$")
+TAG = re.compile(r"\[-W(?:error=)?(mpi-[a-z-]+)\]\s*$")
+
+
+def rule_tag(tag: str) -> str:
+    """``tag`` itself, after checking that the rules registry defines it: an expected
+    tag the tool cannot emit would make a test vacuous."""
+    if tag not in rules.RULES:
+        raise ValueError(f"tag {tag!r} is not in mpicc_wrap.rules.RULES")
+    return tag
+
+
+# Annotation key -> the tag of the warning it expects.
+EXPECTED_TAGS = {"expect-warning": rule_tag(rules.COLLECTIVE_ORDER.tag),
+                 "expect-link-warning": rule_tag(rules.COLLECTIVE_ORDER.tag),
+                 "expect-root-warning": rule_tag(rules.COLLECTIVE_ROOT.tag)}
 
 
 @dataclass(frozen=True)
@@ -191,8 +207,11 @@ def diagnostics(stderr: str) -> list[Diagnostic]:
 
 
 def mpi_warnings(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """Our warnings: those tagged ``[-Wmpi-...]``."""
-    return [d for d in diags if d.kind in ("warning", "error") and d.tag]
+    """Our warnings: those tagged ``[-Wmpi-...]``; every tag must be a registered rule."""
+    ours = [d for d in diags if d.kind in ("warning", "error") and d.tag]
+    for d in ours:
+        rule_tag(str(d.tag))
+    return ours
 
 
 def names_in(text: str, mark: Mark) -> bool:

@@ -3,7 +3,6 @@ the strongly connected components the summaries are computed over (callees first
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -11,12 +10,11 @@ from pycparserext.ext_c_parser import FuncDeclExt
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.cfg import callee_name
+from mpicc_wrap.frontend import headercache
 from mpicc_wrap.model import FunctionSummary
 
 # Called names that never execute user collectives although the TU cannot see them.
 _LIBC_PREFIXES = ("__builtin_", "__atomic_", "__sync_")
-_MARKER = re.compile(r'^#\s*\d+\s+"[^"]*"(.*)$')
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
 @dataclass(frozen=True)
@@ -55,42 +53,11 @@ class _Scan(c_ast.NodeVisitor):
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if isinstance(node.type, (c_ast.FuncDecl, FuncDeclExt)):
             self.fundecls.add(node.name)
-            if "_Noreturn" in (node.funcspec or []) or "noreturn" in _attr_text(node).split() \
-                    or "__noreturn__" in _attr_text(node).split():
+            if headercache.is_noreturn(node):
                 self.noreturn.add(node.name)
         elif node.name:
             self.variables.add(node.name)
         self.generic_visit(node)
-
-
-def _attr_text(node: c_ast.Decl) -> str:
-    """Identifiers inside the GNU attributes of a function declaration (pycparserext
-    keeps them in ``funcspec`` and in ``FuncDeclExt.attributes``)."""
-    roots = [f for f in node.funcspec or [] if isinstance(f, c_ast.Node)]
-    attrs = getattr(node.type, "attributes", None)
-    if isinstance(attrs, c_ast.Node):
-        roots.append(attrs)
-    names: list[str] = []
-    while roots:
-        n = roots.pop()
-        if isinstance(n, c_ast.ID):
-            names.append(n.name)
-        roots += [c for _, c in n.children()]
-    return " ".join(names)
-
-
-def system_functions(text: str) -> frozenset[str]:
-    """Names followed by ``(`` on preprocessed lines that come from system headers
-    (line-marker flag 3): libc and friends, never user code with collectives."""
-    names: set[str] = set()
-    system = False
-    for line in text.split("\n"):
-        m = _MARKER.match(line)
-        if m:
-            system = "3" in m.group(1).split()
-        elif system and "(" in line:
-            names.update(_CALLED.findall(line))
-    return frozenset(names)
 
 
 class CallGraph:

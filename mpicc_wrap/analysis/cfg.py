@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis import catalogue, graphs
 
 
 @dataclass
@@ -63,14 +63,7 @@ class CFG:
 
     def reachable(self) -> set[int]:
         """Ids of the nodes reachable from entry."""
-        seen = {self.entry}
-        stack = [self.entry]
-        while stack:
-            for s in self.nodes[stack.pop()].succs:
-                if s not in seen:
-                    seen.add(s)
-                    stack.append(s)
-        return seen
+        return graphs.reachable(lambda n: self.nodes[n].succs, [self.entry])
 
 
 def callee_name(call: c_ast.FuncCall) -> str | None:
@@ -299,16 +292,10 @@ def _add_fake_exits(nodes: list[Node], entry: int, exit_id: int) -> None:
     """Give every reachable region that cannot reach exit (infinite loops) a fake
     edge to exit, so postdominance is defined everywhere."""
     preds = _predecessors(nodes)
-    reaches = set()
+    reaches: set[int] = set()
 
     def mark(start: int) -> None:
-        stack = [start]
-        reaches.add(start)
-        while stack:
-            for p in preds[stack.pop()]:
-                if p not in reaches:
-                    reaches.add(p)
-                    stack.append(p)
+        graphs.reachable(preds.__getitem__, [start], seen=reaches)
 
     mark(exit_id)
     order: list[int] = []
@@ -371,23 +358,12 @@ def build(func: c_ast.FuncDef, noreturn: frozenset[str],
 
 def _predecessors(nodes: list[Node]) -> dict[int, list[int]]:
     """Predecessor lists of every node of ``nodes``."""
-    result: dict[int, list[int]] = {n.id: [] for n in nodes}
-    for n in nodes:
-        for s in n.succs:
-            result[s].append(n.id)
-    return result
+    return graphs.predecessors({n.id: n.succs for n in nodes})
 
 
 def _reaching(nodes: list[Node], target: int) -> set[int]:
     """Nodes with a path to ``target``."""
-    preds = _predecessors(nodes)
-    seen, stack = {target}, [target]
-    while stack:
-        for p in preds[stack.pop()]:
-            if p not in seen:
-                seen.add(p)
-                stack.append(p)
-    return seen
+    return graphs.reachable(_predecessors(nodes).__getitem__, [target])
 
 
 def _prune_aborts(nodes: list[Node], exit_id: int, sink: int) -> set[int]:

@@ -1,4 +1,4 @@
-"""Postdominance, postdominance frontiers and their iterated, set-valued form.
+"""Set-valued postdominance, its frontier PDF(U) and the iterated frontier PDF+(U).
 
 Graphs are plain successor maps ``{node: [succ, ...]}`` with one ``exit`` every node
 can reach (cfg.py adds fake exit edges for infinite loops; orders.py does the same
@@ -13,83 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mpicc_wrap.analysis import graphs
+
 Graph = dict[int, list[int]]
 
 
-def reverse(succs: Graph) -> Graph:
-    """Predecessor map of ``succs``."""
-    preds: Graph = {n: [] for n in succs}
-    for n, ss in succs.items():
-        for s in ss:
-            preds.setdefault(s, []).append(n)
-    return preds
-
-
-def _postorder(graph: Graph, root: int) -> list[int]:
-    order: list[int] = []
-    seen = {root}
-    stack = [(root, iter(graph.get(root, ())))]
-    while stack:
-        node, it = stack[-1]
-        nxt = next((s for s in it if s not in seen), None)
-        if nxt is None:
-            order.append(node)
-            stack.pop()
-        else:
-            seen.add(nxt)
-            stack.append((nxt, iter(graph.get(nxt, ()))))
-    return order
-
-
-def postdominators(succs: Graph, exit_node: int) -> dict[int, int]:
-    """Immediate postdominator of every node that reaches exit (exit maps to itself).
-
-    Cooper, Harvey and Kennedy's iterative dominator algorithm run on the reverse
-    graph rooted at exit."""
-    preds = reverse(succs)
-    post = _postorder(preds, exit_node)
-    index = {n: i for i, n in enumerate(post)}
-    idom = {exit_node: exit_node}
-
-    def intersect(a: int, b: int) -> int:
-        while a != b:
-            while index[a] < index[b]:
-                a = idom[a]
-            while index[b] < index[a]:
-                b = idom[b]
-        return a
-
-    changed = True
-    while changed:
-        changed = False
-        for n in reversed(post):
-            if n == exit_node:
-                continue
-            done = [s for s in succs.get(n, ()) if s in idom]
-            if not done:
-                continue
-            new = done[0]
-            for s in done[1:]:
-                new = intersect(s, new)
-            if idom.get(n) != new:
-                idom[n] = new
-                changed = True
-    return idom
-
-
-def frontiers(succs: Graph, ipdom: dict[int, int]) -> dict[int, set[int]]:
-    """Postdominance frontier of every single node (the dominance-frontier walk of
-    Cooper et al. on the reverse graph)."""
-    result: dict[int, set[int]] = {n: set() for n in ipdom}
-    for v, ss in succs.items():
-        if len(set(ss)) < 2 or v not in ipdom:
-            continue
-        for w in set(ss):
-            runner = w
-            while runner in ipdom and runner != ipdom[v]:
-                result[runner].add(v)
-                runner = ipdom[runner]
-    return result
+reverse = graphs.predecessors  # the predecessor map of a successor map
 
 
 def postdominated(succs: Graph, exit_node: int, group: Iterable[int],
@@ -98,13 +27,8 @@ def postdominated(succs: Graph, exit_node: int, group: Iterable[int],
     ``preds`` is ``reverse(succs)`` when the caller already has it."""
     members = set(group)
     preds = reverse(succs) if preds is None else preds
-    escape = set() if exit_node in members else {exit_node}
-    stack = list(escape)
-    while stack:
-        for p in preds.get(stack.pop(), ()):
-            if p not in escape and p not in members:
-                escape.add(p)
-                stack.append(p)
+    escape = set() if exit_node in members else graphs.reachable(
+        lambda n: preds.get(n, ()), [exit_node], lambda p: p not in members)
     return {n for n in succs if n not in escape} | members
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
+from mpicc_wrap import rules
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.callgraph import Callee
+from mpicc_wrap.analysis.context import Context
 from mpicc_wrap.analysis.orders import (
     Cluster,
     Events,
@@ -31,15 +32,14 @@ from mpicc_wrap.model import (
     TUAnalysis,
 )
 
-if TYPE_CHECKING:
-    from mpicc_wrap.analysis.unit import _TU
+__all__ = ["collect"]
 
 Flags = dict[int, dict[int, Cluster]]  # site node -> {condition node: its cluster}
 _IDENT = re.compile(r"\b[A-Za-z_]\w*")
 _COMM_HANDLES = frozenset({"MPI_COMM_WORLD", "MPI_COMM_SELF", "MPI_COMM_NULL"})
 
 
-def display(state: _TU, text: str) -> str:
+def display(state: Context, text: str) -> str:
     """A communicator as the user wrote it (MPI_COMM_WORLD, not its expansion)."""
     return handles.display(text, state.tu.handle_names)
 
@@ -47,7 +47,7 @@ def display(state: _TU, text: str) -> str:
 class _Function:
     """Findings and plan of one function."""
 
-    def __init__(self, state: _TU, name: str, text: positions.Text) -> None:
+    def __init__(self, state: Context, name: str, text: positions.Text) -> None:
         self.state, self.name, self.text = state, name, text
         self.cfg = state.cfgs[name]
         self.defn = state.graph.defs[name]
@@ -232,7 +232,8 @@ class _Function:
                                      f"the {what} '{text}' {reason}")
                     found[node] = Finding(
                         self.name, info.name, comm, self.pos(node), self.loc(node), [cond],
-                        tag="mpi-collective-root" if what == "root" else "mpi-collective-op",
+                        tag=(rules.COLLECTIVE_ROOT if what == "root"
+                             else rules.COLLECTIVE_OP).tag,
                         message=f"{info.name} on {comm}: the {what} may differ between "
                                 "processes")
         return found
@@ -357,7 +358,7 @@ def _walk(node: c_ast.Node) -> list[c_ast.Node]:
     return out
 
 
-def collect(state: _TU, everything: bool = False) -> TUAnalysis:
+def collect(state: Context, everything: bool = False) -> TUAnalysis:
     """Findings, deferred findings, plans and statistics of the whole TU.
 
     Plans go to the functions with flagged sites only (PARCOACH Alg. 2), or with
@@ -386,7 +387,7 @@ def collect(state: _TU, everything: bool = False) -> TUAnalysis:
     return result
 
 
-def _deferred(fn: _Function, state: _TU, events: Events) -> list[Finding]:
+def _deferred(fn: _Function, state: Context, events: Events) -> list[Finding]:
     """Findings that hold if an unseen external callee executes collectives."""
     wider = state.events(fn.name, unknown=True)
     if wider.keys() == events.keys():

@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from mpicc_wrap.analysis import graphs
 from mpicc_wrap.analysis.cfg import CFG
 from mpicc_wrap.analysis.dominance import Graph, pdf_plus, postdominated, reverse
 
@@ -76,13 +77,7 @@ def _close(succs: Graph, exit_node: int) -> Graph:
 
 
 def _reachable(succs: Graph, start: int) -> set[int]:
-    seen, stack = {start}, [start]
-    while stack:
-        for s in succs.get(stack.pop(), ()):
-            if s not in seen:
-                seen.add(s)
-                stack.append(s)
-    return seen
+    return graphs.reachable(lambda n: succs.get(n, ()), [start])
 
 
 def _bodies(cfg: CFG, backs: set[tuple[int, int]], reach: set[int]) -> dict[int, set[int]]:
@@ -91,13 +86,8 @@ def _bodies(cfg: CFG, backs: set[tuple[int, int]], reach: set[int]) -> dict[int,
     preds = cfg.preds()
     bodies: dict[int, set[int]] = {}
     for header in sorted({h for _, h in backs}):
-        stack = [u for u, h in backs if h == header]
-        body = {header, *stack}
-        while stack:
-            for p in preds[stack.pop()]:
-                if p not in body and p in reach:
-                    body.add(p)
-                    stack.append(p)
+        sources = [u for u, h in backs if h == header]
+        body = graphs.reachable(preds.__getitem__, sources, reach.__contains__, {header})
         bodies[header] = body
     return bodies
 
@@ -220,14 +210,7 @@ def clusters(region: Region, events: Events,
 def _downstream(region: Region, decides: Callable[[int], bool]) -> set[int]:
     """Nodes reachable from a branch node of the region for which ``decides`` holds."""
     starts = [n for n, ss in region.succs.items() if len(set(ss)) > 1 and decides(n)]
-    seen = set(starts)
-    stack = list(starts)
-    while stack:
-        for s in region.succs.get(stack.pop(), ()):
-            if s not in seen:
-                seen.add(s)
-                stack.append(s)
-    return seen
+    return graphs.reachable(lambda n: region.succs.get(n, ()), starts)
 
 
 def static_pass(cfg: CFG, events: Events,

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import sys
 
-from mpicc_wrap import switches
+from mpicc_wrap import rules, switches
 from mpicc_wrap.driver import cmdline, compiler
 from mpicc_wrap.driver import commands as pp
 from mpicc_wrap.driver.tempfiles import Terminated
 from mpicc_wrap.errors import WrapError
+
+__all__ = ["main", "toolchain_path"]
 
 TOOLCHAIN = ("integration", "mpicc-wrap-toolchain.cmake")
 
@@ -41,6 +43,10 @@ def _main(argv: list[str]) -> int:
             return handled
     options = switches.Options.from_env()
     inv = cmdline.parse(argv)
+    for flag in inv.unknown_flags:
+        known = ", ".join(f"-W{tag}" for tag in rules.RULES)
+        print(f"mpicc-wrap: warning: unknown warning option '{flag}' (mpicc-wrap knows "
+              f"{known})", file=sys.stderr)
     command = compiler.find()
     if pp.passthrough(inv, options):  # without loading the pipeline (~50 ms)
         return compiler.run([*command, *inv.command])[0]

@@ -12,6 +12,10 @@ import os
 import re
 from typing import NamedTuple
 
+from mpicc_wrap import rules
+
+__all__ = ["ARITY", "COMPILED", "Arg", "Invocation", "input_language", "parse", "split_response"]
+
 # Kinds of argument.  "pp": preprocessor-only (dropped when compiling a .i file);
 # "dep": dependency-file flags; "link": link-only; "lang": -x; "output": -o;
 # "mode": -c/-S/-E/-M/-MM/-fsyntax-only; "flag": everything else (kept everywhere).
@@ -115,8 +119,10 @@ class Invocation(NamedTuple):
     mode: str  # link, compile, assemble, preprocess, deps, syntax, introspect
     args: tuple[Arg, ...]  # expanded argv, our -W*mpi-* flags removed
     command: tuple[str, ...]  # what to run for "the user's original command"
-    warning_flags: dict[str, str]  # "mpi-TAG" -> on | off | error | warning
-    werror: bool  # plain -Werror was given (escalates our warnings too)
+    # "mpi-TAG" -> on | off | error | warning; "*" -> off (-w), error (-Werror) or
+    # warning (-Wno-error); "color" -> always | never | auto (-fdiagnostics-color)
+    warning_flags: dict[str, str]
+    werror: bool  # plain -Werror is in force (escalates our warnings too)
 
     @property
     def inputs(self) -> list[Arg]:
@@ -131,6 +137,12 @@ class Invocation(NamedTuple):
     def output(self) -> str | None:
         outs = [a.value for a in self.args if a.kind == "output"]
         return outs[-1] if outs else None
+
+    @property
+    def unknown_flags(self) -> list[str]:
+        """Our ``-W*mpi-TAG`` flags whose tag no rule defines (``rules.RULES``)."""
+        return sorted(f"-Wmpi-{t.removeprefix('mpi-')}" for t in self.warning_flags
+                      if t not in ("*", "color") and rules.lookup(t) is None)
 
     def flag_values(self, name: str) -> list[str]:
         return [a.value for a in self.args if a.name == name]
@@ -151,7 +163,8 @@ def parse(argv: list[str]) -> Invocation:
     words, ours_in_file = expand_response_files(argv)
     args: list[Arg] = []
     flags: dict[str, str] = {}
-    werror = False
+    general = ""  # "error" after -Werror, "warning" after -Wno-error: the last one wins
+    silent = False
     lang: str | None = None
     i = 0
     while i < len(words):
@@ -165,13 +178,29 @@ def parse(argv: list[str]) -> Invocation:
         arg, i = _classify(words, i, lang)
         if arg.kind == "lang":
             lang = None if arg.value == "none" else arg.value
-        werror = werror or word == "-Werror"
-        if word == "-w":  # gcc: inhibit all warnings, ours included (still passed on)
-            flags["*"] = "off"
+        general = _GENERAL.get(word, general)
+        silent = silent or word == "-w"  # gcc: inhibit all warnings, ours too (passed on)
+        colour = _colour(word)
+        if colour:
+            flags["color"] = colour
         args.append(arg)
+    if silent or general:
+        flags["*"] = "off" if silent else general
     command = tuple(w for a in args for w in a.words) if ours_in_file else tuple(
         w for w in argv if not _OURS.match(w))
-    return Invocation(_mode(args), tuple(args), command, flags, werror)
+    return Invocation(_mode(args), tuple(args), command, flags, general == "error")
+
+
+_GENERAL = {"-Werror": "error", "-Wno-error": "warning"}
+
+
+def _colour(word: str) -> str:
+    """gcc's colour mode for a -f[no-]diagnostics-color[=MODE] word, else ""."""
+    if word in ("-fdiagnostics-color", "-fdiagnostics-color=always"):
+        return "always"
+    if word in ("-fno-diagnostics-color", "-fdiagnostics-color=never"):
+        return "never"
+    return "auto" if word == "-fdiagnostics-color=auto" else ""
 
 
 def _classify(words: list[str], i: int, lang: str | None) -> tuple[Arg, int]:

@@ -9,6 +9,12 @@ import os
 from mpicc_wrap.driver.cmdline import Arg, Invocation
 from mpicc_wrap.switches import Options
 
+__all__ = [
+    "COMPILE_KINDS", "PASSTHROUGH_MODES", "PREPROCESS_KINDS", "compile_original_command",
+    "compile_rewritten_command", "default_output", "dep_args", "depfile", "passthrough",
+    "preprocess_command", "stem", "wants_depfile", "words",
+]
+
 PASSTHROUGH_MODES = frozenset({"introspect", "preprocess", "deps"})
 
 # Kinds of argument kept in each derived command (see cmdline.ARITY kinds).

@@ -11,6 +11,8 @@ import sys
 
 from mpicc_wrap.errors import WrapError
 
+__all__ = ["ACTIVE_MARKER", "NOT_FOUND", "find", "run"]
+
 # Set in the environment of every process we start: if it is already set when we
 # start, the "underlying compiler" called us back and we would recurse forever.
 ACTIVE_MARKER = "MPICC_WRAP_ACTIVE"

@@ -26,6 +26,8 @@ from mpicc_wrap.driver import commands as pp
 from mpicc_wrap.driver import compiler as cc
 from mpicc_wrap.driver.cmdline import Invocation
 
+__all__ = ["NET_FLAGS", "compile_rewritten", "net_errors"]
+
 NET_FLAGS = (
     "-Werror=int-conversion",
     "-Werror=incompatible-pointer-types",

@@ -22,10 +22,12 @@ from mpicc_wrap.driver.cmdline import COMPILED, Arg, Invocation
 from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.driver.tempfiles import private_dir
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
-from mpicc_wrap.report import diagnostics, jsonl
+from mpicc_wrap.report import emit, jsonl
+from mpicc_wrap.runtime import objects
 from mpicc_wrap.switches import Options
 
-PASSTHROUGH_MODES = pp.PASSTHROUGH_MODES
+__all__ = ["BROKEN_REWRITE", "Build", "run"]
+
 BROKEN_REWRITE = "instrumented code did not compile"
 
 
@@ -182,7 +184,7 @@ class Build:
             return
         deferred = result.analysis.deferred if result.analysis else []
         rebuild = relink.describe(self.inv, unit.source) if deferred else None
-        self._guarded(unit.name, None, summaries.store, unit.obj, result.summaries, deferred,
+        self._guarded(unit.name, None, objects.store, unit.obj, result.summaries, deferred,
                       self.options, rebuild)
 
     def _guarded(self, what: str, default: Any, func: Callable[..., Any], *args: Any) -> Any:
@@ -200,8 +202,13 @@ class Build:
 
     def _link(self) -> int:
         """Compile every C source to a temporary object, then link in the user's order."""
+        checked = False  # an object of this command calls the checker
         for unit in self.units:
-            if not (unit.rewritten and self._compile_rewritten(unit, unit.obj)):
+            if unit.rewritten and self._compile_rewritten(unit, unit.obj):
+                checked = True
+                if pp.wants_depfile(self.inv):
+                    _copy(unit.dep_path, pp.depfile(self.inv, unit.source))
+            else:
                 if unit.rewritten:
                     self.skips.append(f"{unit.name}: {BROKEN_REWRITE}")
                 cmd = pp.compile_original_command(self.compiler, self.inv, unit.source,
@@ -209,25 +216,40 @@ class Build:
                 code = cc.run(cmd, self.stdin)[0]
                 if code != 0:
                     return code
-            elif pp.wants_depfile(self.inv):
-                _copy(unit.dep_path, pp.depfile(self.inv, unit.source))
             self._store(unit)
         words, inputs = self._link_words()
         what = self.inv.output or "a.out"
-        found = self._guarded(what, [], summaries.link_findings, inputs)
-        if diagnostics.emit_link(what, found, self.options, self.inv.warning_flags,
-                                 sys.stderr):
+        # Every linked object's summary record, read once for the link check and the
+        # re-instrumentation; the check's findings take the compile-time path.
+        records = self._guarded(what, [], objects.read_inputs, inputs)
+        found = self._guarded(what, [], summaries.link_findings, records)
+        if emit.emit_link(what, found, self.options, self.inv.warning_flags, sys.stderr):
             return 1
-        subst = self._guarded(what, {}, relink.substitutes, inputs, self.compiler,
+        subst = self._guarded(what, {}, relink.substitutes, records, self.compiler,
                               self.options, self.tmp)
         if subst:  # objects re-instrumented now that their callees are known
             words = self._link_words(subst)[0]
-        from mpicc_wrap.runtime import library  # only a link needs the checker runtime
-
-        extra = library.link_args(self.compiler, self.options, self.tmp)
+        extra = self._runtime(checked or bool(subst))
         if extra and any(a.kind == "lang" for a in self.inv.args):
             extra = ["-x", "none", *extra]  # a user's -x must not apply to our library
         return cc.run([*self.compiler, *words, *extra], self.stdin)[0]
+
+    def _runtime(self, needed: bool) -> list[str]:
+        """The link arguments of the checker runtime.  When it cannot be built and no
+        object this command compiled calls the checker, the link goes on without it
+        (a note says so): our failure must not fail a build that does not need it.
+        Objects instrumented by earlier compiles still need it; without it the linker
+        names the missing checker symbols."""
+        from mpicc_wrap.runtime import library  # only a link needs the checker runtime
+
+        try:
+            return library.link_args(self.compiler, self.options, self.tmp)
+        except WrapError as exc:
+            if needed or self.options.strict:
+                raise
+            print(f"mpicc-wrap: note: {exc}; linking without it (nothing here is "
+                  "instrumented)", file=sys.stderr)
+            return []
 
     def _link_words(self, subst: dict[str, str] | None = None
                     ) -> tuple[list[str], list[str]]:

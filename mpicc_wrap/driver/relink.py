@@ -36,6 +36,8 @@ from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.model import FunctionSummary
 from mpicc_wrap.switches import Options
 
+__all__ = ["VERSION", "describe", "substitutes"]
+
 VERSION = 1
 SOURCE_CHANGED = "source changed since it was compiled; rebuild it"
 NO_SOURCE = "its source was not recorded when it was compiled; rebuild it"
@@ -65,15 +67,15 @@ def _sha256(path: str) -> str:
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def substitutes(link_inputs: list[str], compiler: list[str], options: Options, tmp: str,
+def substitutes(records: list[Record], compiler: list[str], options: Options, tmp: str,
                 stream: TextIO | None = None) -> dict[str, str]:
-    """Map each link input holding an object with resolved deferred findings to its
+    """From the ``records`` of the link inputs (``runtime.objects.read_inputs``), map
+    each link input holding an object with resolved deferred findings to its
     re-instrumented replacement in ``tmp``.  Inputs that cannot be redone get a note
     (or raise ``WrapError`` under MPICC_WRAP_STRICT) and are linked as they are."""
     out = stream if stream is not None else sys.stderr
     if not options.instrument:
         return {}
-    records = summaries.read_inputs(link_inputs)
     known = summaries.known_summaries(records)
     tmp = os.path.abspath(tmp)  # recompiles run in the cwd of their original compile
     subst: dict[str, str] = {}

@@ -3,9 +3,9 @@ parsing and analysis (the dominant per-TU cost after Python start-up).
 
 Key: sha256 of the preprocessed text, the TU name, the compiler command, the visible
 external summaries of functions named in the text, ``MPICC_WRAP_INSTRUMENT`` (0, 1, all) and a
-fingerprint of this tool's own code.  Value: the ``TUAnalysis`` *before* diagnostics
-were printed, the rewritten text and the main file name (pickled, zlib-compressed).
-Printing is not cached: on a hit the stage re-runs ``diagnostics.emit``, so warnings,
+fingerprint of this tool's own code.  Value: the ``TUAnalysis`` (printing never changes
+it: it returns verdicts), the rewritten text and the main file name (pickled, zlib-compressed).
+Printing is not cached: on a hit the stage re-runs ``report.emit``, so warnings,
 suppression markers (read from the user's source, not from the preprocessed text),
 colours, -W flags and JSON/SARIF reports behave exactly as on a miss.
 
@@ -24,13 +24,18 @@ import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 import zlib
 from dataclasses import dataclass
 
 from mpicc_wrap import packagedata
+from mpicc_wrap.fileutil import write_atomically
 from mpicc_wrap.model import FunctionSummary, TUAnalysis
 from mpicc_wrap.switches import Options, cache_dir
+
+__all__ = [
+    "EVICT_EVERY", "MAX_BYTES", "SUFFIX", "Entry", "directory", "enabled", "evict", "key",
+    "load", "store", "tool_fingerprint",
+]
 
 FORMAT = b"mpicc-wrap-results-1"  # bump when the cached value changes meaning
 MAX_BYTES = 200 * 1024 * 1024
@@ -128,14 +133,7 @@ def store(options: Options, name: str, entry: Entry) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
         data = zlib.compress(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), 1)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, os.path.join(folder, name + SUFFIX))
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_atomically(os.path.join(folder, name + SUFFIX), data, 0o600)
         if int(name[:8], 16) % EVICT_EVERY == 0:  # about one write in EVICT_EVERY
             evict(folder, MAX_BYTES)
     except (OSError, pickle.PicklingError, TypeError, AttributeError):

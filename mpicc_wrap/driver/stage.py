@@ -10,18 +10,20 @@ comes from the result cache (resultcache) and only the printing is redone.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import io
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
-from mpicc_wrap.model import FunctionSummary, ParsedTU, Stats, TUAnalysis
+from mpicc_wrap import rules
+from mpicc_wrap.model import FunctionSummary, Stats, TUAnalysis
 from mpicc_wrap.switches import Options
 
 if TYPE_CHECKING:
     from mpicc_wrap.driver.resultcache import Entry
+
+__all__ = ["StageResult", "run", "run_budgeted"]
 
 
 @dataclass
@@ -47,7 +49,7 @@ def run(
     """Analyse one preprocessed TU and return the text to compile.
 
     ``external`` holds summaries of functions defined in other TUs (cross-TU
-    analysis); ``warning_flags`` maps a tag (e.g. "mpi-collective-order") to
+    analysis); ``warning_flags`` maps a tag (``rules.COLLECTIVE_ORDER.tag``) to
     "off", "error" or "warning" from -Wno-mpi-*/-Werror=mpi-* flags.
     Raises ``AnalysisSkipped`` on our own failure.
     """
@@ -68,7 +70,7 @@ def run(
 
 def _with_flags(options: Options, flags: dict[str, str]) -> Options:
     """The options the analysis runs with: -Wmpi-exit-divergence changes it."""
-    if flags.get("mpi-exit-divergence", "off") != "off":
+    if flags.get(rules.EXIT_DIVERGENCE.tag, "off") != "off":
         return dataclasses.replace(options, exit_divergence=True)
     return options
 
@@ -79,13 +81,12 @@ def _cached(options: Options, name: str, flags: dict[str, str],
     as a miss would: suppression markers, -W flags, colours and the JSON/SARIF reports
     are all recomputed from the cached analysis."""
     from mpicc_wrap.driver import resultcache
-    from mpicc_wrap.report import diagnostics
+    from mpicc_wrap.report import emit
 
     entry = resultcache.load(options, name)
     if entry is None:
         return None
-    shell = ParsedTU(None, "", entry.main_file, [], entry.analysis.stats.user_lines)
-    errors = diagnostics.emit(shell, entry.analysis, options, flags, out)
+    errors = emit.emit(entry.main_file, entry.analysis, options, flags, out)
     analysed = entry.analysis
     return StageResult(entry.text, analysed, errors, analysed.summaries, analysed.stats)
 
@@ -152,30 +153,22 @@ class _Captured(io.StringIO):
 def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
              external: dict[str, FunctionSummary], warning_flags: dict[str, str],
              out: TextIO, snapshot: bool = False) -> tuple[StageResult, Entry | None]:
-    """Parse, analyse, print, rewrite.  With ``snapshot``, also the cache entry: the
-    analysis as it was before printing marked suppressed findings (a hit re-reads the
-    markers); None if it cannot be copied (the cache never fails a build)."""
+    """Parse, analyse, print, rewrite.  With ``snapshot``, also the cache entry (the
+    analysis itself: printing returns verdicts and leaves it unchanged, so a hit
+    re-reads the suppression markers and re-applies the flags)."""
     from mpicc_wrap.analysis import unit
     from mpicc_wrap.driver.resultcache import Entry
     from mpicc_wrap.frontend import parser
-    from mpicc_wrap.report import diagnostics
+    from mpicc_wrap.report import emit
 
     tu = parser.parse(pp_text, source, compiler, options)
     result = unit.analyse(tu, external, exit_divergence=options.exit_divergence,
-                              everything=options.instrument_all)
-    pristine = _copy(result) if snapshot else None
-    errors = diagnostics.emit(tu, result, options, warning_flags, out)
+                          everything=options.instrument_all)
+    errors = emit.emit(tu.main_file, result, options, warning_flags, out)
     text = None
     if options.instrument and result.plans:
         from mpicc_wrap.instrument import rewrite  # jinja2 is loaded only for a TU to rewrite
 
         text = rewrite.rewrite(tu, result.plans)
     staged = StageResult(text, result, errors, result.summaries, result.stats)
-    return staged, Entry(tu.main_file, pristine, text) if pristine is not None else None
-
-
-def _copy(result: TUAnalysis) -> TUAnalysis | None:
-    try:
-        return copy.deepcopy(result)
-    except Exception:  # a field that cannot be copied: just do not cache this TU
-        return None
+    return staged, Entry(tu.main_file, result, text) if snapshot else None

@@ -10,6 +10,8 @@ import tempfile
 from collections.abc import Iterator
 from types import FrameType
 
+__all__ = ["Terminated", "private_dir"]
+
 
 class Terminated(BaseException):
     """SIGTERM/SIGHUP arrived: unwind (removing temporary files) and exit 128+N."""

@@ -16,7 +16,6 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
+from mpicc_wrap import fileutil
 from mpicc_wrap.frontend import gnumask
 from mpicc_wrap.switches import Options, cache_dir
 
@@ -118,15 +118,18 @@ def noreturn_names(nodes: list[c_ast.Node]) -> set[str]:
     names = set()
     for node in nodes:
         decl = node.decl if isinstance(node, c_ast.FuncDef) else node
-        if isinstance(decl, c_ast.Decl) and decl.name and _is_noreturn(decl):
+        if isinstance(decl, c_ast.Decl) and decl.name and is_noreturn(decl):
             names.add(decl.name)
     return names
 
 
-def _is_noreturn(decl: c_ast.Decl) -> bool:
-    if "_Noreturn" in [s for s in decl.funcspec if isinstance(s, str)]:
+def is_noreturn(decl: c_ast.Decl) -> bool:
+    """Whether a declaration carries ``_Noreturn`` or a GNU ``noreturn`` attribute
+    (pycparserext keeps attributes in ``funcspec`` and in ``FuncDeclExt.attributes``).
+    The one test for both the header facts and the call graph."""
+    if "_Noreturn" in [s for s in decl.funcspec or [] if isinstance(s, str)]:
         return True
-    attrs: list[c_ast.Node] = [s for s in decl.funcspec if not isinstance(s, str)]
+    attrs: list[c_ast.Node] = [s for s in decl.funcspec or [] if not isinstance(s, str)]
     attrs.append(getattr(decl.type, "attributes", None))
     return any(_names_in(a) & NORETURN_ATTRS for a in attrs if a is not None)
 
@@ -168,13 +171,6 @@ def write_atomic(path: str, content: str) -> None:
     that cannot be written is silently skipped (it is only a cache)."""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(content)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        fileutil.write_atomically(path, content.encode(), 0o600)
     except OSError:
         pass

@@ -37,6 +37,7 @@ T = TypeVar("T")
 
 _LINEMARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)(?:\s+"((?:[^"\\]|\\.)*)")?([\s\d]*)$')
 _PRAGMA = re.compile(r"^\s*#\s*pragma\b")
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _ERROR_POS = re.compile(r":(\d+)(?::(\d+))?:\s*(.*)$", re.S)
 _DEEP_THREAD = "mpicc-wrap-deep-stack"
 STACK_BYTES = 512 << 20  # virtual; only the pages a deep parse touches are used
@@ -74,6 +75,14 @@ class SplitText:
             elif kind == SYSTEM and not line.lstrip().startswith("#"):
                 chunks[-1].append(line)
         return ["\n".join(c) for c in chunks if c]
+
+    def system_calls(self) -> frozenset[str]:
+        """Names followed by ``(`` on system-header lines (libc and friends)."""
+        names: set[str] = set()
+        for line, kind in zip(self.lines, self.kinds, strict=True):
+            if kind == SYSTEM and "(" in line:
+                names.update(_CALLED.findall(line))
+        return frozenset(names)
 
     def user_lines(self) -> int:
         pairs = zip(self.lines, self.kinds, strict=True)
@@ -152,7 +161,7 @@ def parse(text: str, main_file: str, compiler: list[str], options: Options) -> P
         ast.ext = [n for n in ast.ext if _is_user_node(n, st)]
     names = handles.handle_names(compiler, options) if compiler else {}
     return ParsedTU(ast, text, main_file, st.linemap, st.user_lines(), frozenset(noreturn),
-                    names)
+                    names, st.system_calls())
 
 
 def _parse_attempt(st: SplitText, attempt: _Attempt) -> tuple[c_ast.FileAST | None, str]:

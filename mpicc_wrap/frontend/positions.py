@@ -161,18 +161,6 @@ def inner_names(func: c_ast.FuncDef) -> set[str]:
     return names
 
 
-def identifiers(node: c_ast.Node) -> set[str]:
-    """Every identifier used in an expression."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.ID):
-            found.add(n.name)
-        stack += [c for _, c in n.children()]
-    return found
-
-
 def body_decls(func: c_ast.FuncDef) -> dict[str, c_ast.Decl]:
     """Declarations at the top level of the body, by name (in scope at every later
     point of the function, unlike those of ``inner_names``)."""

@@ -14,7 +14,7 @@ renders the text around one ``{{ original }}`` span; what kind of site uses whic
 template is the ``SITE_KINDS`` table, so a new kind is a template plus a row.  The
 numbers the inserted code passes to the checker (exit colour, check bits, "no root"
 and "no count") are read from the protocol header, ``cclib/mpiccwrap_protocol.h``
-(:mod:`mpicc_wrap.runtime.protocol`), never written here.
+(:mod:`mpicc_wrap.protocol`), never written here.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from mpicc_wrap import protocol
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.frontend import handles
 from mpicc_wrap.model import Condition, ExitPoint, FunctionPlan, ParsedTU, Pos, Site
 from mpicc_wrap.packagedata import data_dir
-from mpicc_wrap.runtime import protocol
 
 if TYPE_CHECKING:
     import jinja2

@@ -1,5 +1,8 @@
 """Compile-time diagnostics: GCC-format warnings with notes, escalation, suppression.
 
+Its one job is the verdict on each finding (level, suppression) and the gcc-format
+lines; ``report.emit`` sends a TU's findings to these lines and to the reports.
+
 Each finding (PARCOACH Alg. 1 step 12, "output nodes in O as warnings", paper 004 §3.1)
 is printed the way gcc prints its own diagnostics, so editors and CI parse it::
 
@@ -28,12 +31,17 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import TextIO
 
-from mpicc_wrap.model import Finding, Loc, ParsedTU, Stats, TUAnalysis
-from mpicc_wrap.report import jsonl
+from mpicc_wrap import rules
+from mpicc_wrap.model import Finding, Loc, Stats, Verdict
 from mpicc_wrap.switches import Options
+
+__all__ = [
+    "SourceLines", "errors", "format_finding", "is_suppressed", "palette_for",
+    "print_findings", "severity", "stats_line", "verdicts",
+]
 
 SEVERITIES = ("off", "warning", "error")
 
@@ -47,6 +55,9 @@ def severity(tag: str, options: Options, warning_flags: dict[str, str]) -> str:
     own = warning_flags.get(tag, warning_flags.get(tag.removeprefix("mpi-")))
     if own in SEVERITIES:
         return own
+    rule = rules.lookup(tag)
+    if own != "on" and rule is not None and rule.level == "off":
+        return "off"
     general = warning_flags.get("*")
     if general in SEVERITIES:
         return general
@@ -141,14 +152,6 @@ def palette_for(stream: TextIO, mode: str = "auto", env: dict[str, str] | None =
     return Palette(codes)
 
 
-def message_of(finding: Finding) -> str:
-    """The finding's message, or the default one built from collective and comm."""
-    if finding.message:
-        return finding.message
-    on = f" on {finding.comm}" if finding.comm else ""
-    return f"{finding.collective}{on} may not be reached by all processes"
-
-
 def _line(loc: Loc, kind: str, text: str, palette: Palette) -> str:
     return f"{palette.paint('locus', f'{loc}:')} {palette.paint(kind, f'{kind}:')} {text}"
 
@@ -160,7 +163,7 @@ def format_finding(finding: Finding, severity: str = "warning",
     note per counter-example note."""
     option = f"-Werror={finding.tag}" if severity == "error" else f"-W{finding.tag}"
     tag = f"[{palette.paint(severity, option)}]"
-    lines = [_line(finding.loc, severity, f"{message_of(finding)} {tag}", palette)]
+    lines = [_line(finding.loc, severity, f"{finding.message} {tag}", palette)]
     for cond in finding.conditions:
         reason = cond.reason or f"this condition ('{cond.text}') may differ between processes"
         lines.append(_line(cond.loc, "note", reason, palette))
@@ -176,28 +179,39 @@ def function_context(file: str, function: str, palette: Palette = PLAIN) -> str:
 # -- printing -------------------------------------------------------------------------
 
 
-def print_findings(findings: Iterable[Finding], options: Options, warning_flags: dict[str, str],
-                   stream: TextIO, sources: SourceLines | None = None) -> int:
-    """Print findings in source order, marking suppressed ones (``Finding.suppressed``)
-    and skipping tags turned off; return how many were printed as errors.
-    Reusable by the link step for its own findings."""
+def verdicts(findings: Sequence[Finding], options: Options, warning_flags: dict[str, str],
+             sources: SourceLines | None = None) -> list[Verdict]:
+    """The verdict on each finding, in order: its level under the -W flags and whether
+    the user's source suppresses it.  Findings are not changed."""
     sources = sources or SourceLines()
+    return [Verdict(level := severity(f.tag, options, warning_flags),
+                    level != "off" and is_suppressed(f, sources)) for f in findings]
+
+
+def print_findings(findings: Sequence[Finding], options: Options, warning_flags: dict[str, str],
+                   stream: TextIO, sources: SourceLines | None = None) -> list[Verdict]:
+    """Print the shown findings in source order, with gcc's function context lines;
+    return the verdict on each finding (in the order given): what the reports record,
+    and how many were printed as errors (``errors``)."""
+    judged = verdicts(findings, options, warning_flags, sources)
     palette = palette_for(stream, warning_flags.get("color", "auto"))
-    errors, context, lines = 0, ("", ""), []
-    for finding in sorted(findings, key=lambda f: f.loc):
-        level = severity(finding.tag, options, warning_flags)
-        finding.suppressed = finding.suppressed or is_suppressed(finding, sources)
-        if level == "off" or finding.suppressed:
+    context, lines = ("", ""), []
+    for finding, verdict in sorted(zip(findings, judged, strict=True), key=lambda p: p[0].loc):
+        if not verdict.shown:
             continue
         if finding.function and (finding.loc.file, finding.function) != context:
             context = (finding.loc.file, finding.function)
             lines.append(function_context(*context, palette=palette))
-        lines.extend(format_finding(finding, level, palette))
-        errors += level == "error"
+        lines.extend(format_finding(finding, verdict.level, palette))
     if lines:  # one write, so that parallel compiles do not interleave our lines
         stream.write("".join(line + "\n" for line in lines))
         stream.flush()
-    return errors
+    return judged
+
+
+def errors(judged: Sequence[Verdict]) -> int:
+    """How many findings were printed as errors (the compile or link must fail)."""
+    return sum(v.shown and v.level == "error" for v in judged)
 
 
 def stats_line(file: str, stats: Stats, suppressed: int = 0) -> str:
@@ -212,37 +226,3 @@ def stats_line(file: str, stats: Stats, suppressed: int = 0) -> str:
             f"{stats.functions_instrumented}/{stats.functions} functions instrumented, "
             f"{stats.user_lines} user lines analysed in {stats.analysis_seconds:.2f} s"
             f"{rate}{extra}")
-
-
-def emit(tu: ParsedTU, result: TUAnalysis, options: Options, warning_flags: dict[str, str],
-         stream: TextIO) -> int:
-    """Print one TU's findings (and its statistics line with MPICC_WRAP_STATS=1), write
-    the JSON / SARIF reports when requested; return the number of errors."""
-    errors = print_findings(result.findings, options, warning_flags, stream)
-    suppressed = sum(f.suppressed for f in result.findings)
-    if options.stats:
-        stream.write(stats_line(tu.main_file, result.stats, suppressed) + "\n")
-    _record(tu.main_file, result, options, warning_flags, stream)
-    return errors
-
-
-def emit_link(output: str, findings: list[Finding], options: Options,
-              warning_flags: dict[str, str], stream: TextIO) -> int:
-    """Print and report the link step's findings (for the program ``output``) exactly
-    as a TU's: the link command's -w / -Wno-mpi-* / -Werror flags apply."""
-    errors = print_findings(findings, options, warning_flags, stream)
-    if findings:
-        _record(output, TUAnalysis(findings, [], {}, Stats()), options, warning_flags, stream)
-    return errors
-
-
-def _record(file: str, result: TUAnalysis, options: Options, warning_flags: dict[str, str],
-            stream: TextIO) -> None:
-    """Append ``result`` to the JSON / SARIF reports when requested."""
-    levels = {f.tag: severity(f.tag, options, warning_flags) for f in result.findings}
-    if options.report:
-        jsonl.record_tu(options, file, result, levels, stream)
-    if options.sarif:
-        from mpicc_wrap.report import sarif  # lazily: pathlib/urllib cost every compile ~5 ms
-
-        sarif.record_tu(options, file, result.findings, levels, stream)

@@ -15,50 +15,34 @@ same file) counts once, with its latest record.
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, TextIO
 
-from mpicc_wrap.model import Finding, Stats, TUAnalysis
+from mpicc_wrap.fileutil import locked, write_all
+from mpicc_wrap.model import Finding, Stats, TUAnalysis, Verdict
 from mpicc_wrap.switches import Options
+
+__all__ = [
+    "REPORT_VERSION", "aggregate", "format_table", "read_report", "record_skip", "record_tu",
+    "tu_record",
+]
 
 REPORT_VERSION = 1
 STAT_FIELDS = tuple(f.name for f in dataclasses.fields(Stats))
 
 
-@contextmanager
-def locked(path: str, flags: int) -> Iterator[int]:
-    """Open ``path`` (created if missing) with ``flags`` under an exclusive flock."""
-    fd = os.open(path, flags | os.O_CREAT, 0o666)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield fd
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
-def write_all(fd: int, data: bytes) -> None:
-    """Write every byte (os.write may write less than asked)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def finding_dict(finding: Finding, level: str = "warning") -> dict[str, Any]:
-    """All fields of a finding as plain JSON data; locations are {file, line, column}."""
-    from mpicc_wrap.report.diagnostics import message_of
-
+def finding_dict(finding: Finding, verdict: Verdict) -> dict[str, Any]:
+    """All fields of a finding as plain JSON data, with the verdict's ``level`` and
+    ``suppressed``; locations are {file, line, column}."""
     data = dataclasses.asdict(finding)
-    data["message"] = message_of(finding)
-    data["level"] = level
+    data["level"] = verdict.level
+    data["suppressed"] = verdict.suppressed
     return data
 
 
-def tu_record(file: str, result: TUAnalysis | None, levels: dict[str, str],
+def tu_record(file: str, result: TUAnalysis | None, judged: list[Verdict],
               skipped: str = "") -> dict[str, Any]:
     """The report record of one TU (``skipped`` is the reason analysis did not run)."""
     stats = result.stats if result is not None else Stats(skipped=1)
@@ -70,8 +54,8 @@ def tu_record(file: str, result: TUAnalysis | None, levels: dict[str, str],
         "cwd": os.getcwd(),
         "skipped": bool(skipped),
         "reason": skipped,
-        "findings": [finding_dict(f, levels.get(f.tag, "warning")) for f in findings],
-        "deferred": [finding_dict(f, "deferred") for f in deferred],
+        "findings": [finding_dict(f, v) for f, v in zip(findings, judged, strict=True)],
+        "deferred": [finding_dict(f, Verdict("deferred")) for f in deferred],
         "stats": dataclasses.asdict(stats),
     }
 
@@ -90,17 +74,18 @@ def _append_or_warn(path: str, record: dict[str, Any], stream: TextIO) -> None:
         stream.write(f"mpicc-wrap: warning: cannot write report {path}: {err.strerror}\n")
 
 
-def record_tu(options: Options, file: str, result: TUAnalysis, levels: dict[str, str],
+def record_tu(options: Options, file: str, result: TUAnalysis, judged: list[Verdict],
               stream: TextIO) -> None:
-    """Append the record of an analysed TU to the JSON report, if one is requested."""
+    """Append the record of an analysed TU (``judged``: the verdict on each of its
+    findings) to the JSON report, if one is requested."""
     if options.report:
-        _append_or_warn(options.report, tu_record(file, result, levels), stream)
+        _append_or_warn(options.report, tu_record(file, result, judged), stream)
 
 
 def record_skip(options: Options, source: str, reason: str, stream: TextIO | None = None) -> None:
     """Append a skip record (stats.skipped = 1) for a TU whose analysis did not run."""
     if options.report:
-        record = tu_record(source, None, {}, reason or "analysis skipped")
+        record = tu_record(source, None, [], reason or "analysis skipped")
         _append_or_warn(options.report, record, stream or sys.stderr)
 
 

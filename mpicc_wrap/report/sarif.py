@@ -18,29 +18,30 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from mpicc_wrap.model import Finding, Loc
-from mpicc_wrap.report.jsonl import locked, write_all
+from mpicc_wrap import rules
+from mpicc_wrap.fileutil import locked, read_all, write_all
+from mpicc_wrap.model import Finding, Loc, Verdict
 from mpicc_wrap.switches import Options
+
+__all__ = ["record_tu", "result", "rule"]
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERSION = "2.1.0"
 TOOL = "mpicc-wrap"
 TU_KEY = "mpiccWrapTranslationUnit"  # result property naming the TU that produced it
 
-RULES = {  # tag -> short description
-    "mpi-collective-order": "An MPI collective may not be reached by all processes of its "
-                            "communicator, or processes may call collectives in different orders",
-    "mpi-exit-divergence": "Some processes may exit with a failure status (exit(1), abort(), "
-                           "a failed assert) while others call a collective; the launcher "
-                           "then ends the job, so this is reported only on request",
-}
-
 
 def rule(tag: str) -> dict[str, Any]:
-    """The reportingDescriptor of a diagnostic tag."""
-    text = RULES.get(tag, f"mpicc-wrap diagnostic -W{tag}")
-    return {"id": tag, "name": tag, "shortDescription": {"text": text},
-            "defaultConfiguration": {"level": "warning"}}
+    """The reportingDescriptor of a diagnostic tag, from the rules registry."""
+    known = rules.lookup(tag)
+    if known is None:
+        return {"id": tag, "name": tag,
+                "shortDescription": {"text": f"mpicc-wrap diagnostic -W{tag}"},
+                "defaultConfiguration": {"level": "warning"}}
+    level = "none" if known.level == "off" else known.level
+    return {"id": tag, "name": tag, "shortDescription": {"text": known.summary},
+            "fullDescription": {"text": known.help}, "help": {"text": known.help},
+            "defaultConfiguration": {"level": level, "enabled": known.level != "off"}}
 
 
 def empty_log(base: str) -> dict[str, Any]:
@@ -76,22 +77,20 @@ def location(loc: Loc, base: str, message: str = "", ident: int | None = None) -
     return data
 
 
-def result(finding: Finding, level: str, base: str, tu: str) -> dict[str, Any]:
+def result(finding: Finding, verdict: Verdict, base: str, tu: str) -> dict[str, Any]:
     """The SARIF result of one finding."""
-    from mpicc_wrap.report.diagnostics import message_of
-
     related = [(c.loc, c.reason or f"condition '{c.text}'") for c in finding.conditions]
     related += [(n.loc, n.message) for n in finding.notes]
     data: dict[str, Any] = {
         "ruleId": finding.tag,
-        "level": level if level in ("warning", "error") else "warning",
-        "message": {"text": message_of(finding)},
+        "level": verdict.level if verdict.level in ("warning", "error") else "warning",
+        "message": {"text": finding.message},
         "locations": [location(finding.loc, base)],
         "relatedLocations": [location(loc, base, text, i) for i, (loc, text) in enumerate(related)],
         "properties": {TU_KEY: tu, "function": finding.function, "collective": finding.collective,
                        "communicator": finding.comm},
     }
-    if finding.suppressed:
+    if verdict.suppressed:
         data["suppressions"] = [{"kind": "inSource",
                                  "justification": "mpicc-wrap: ignore marker in the source"}]
     return data
@@ -119,33 +118,27 @@ def _load(data: bytes, base: str) -> dict[str, Any]:
     return empty_log(base)
 
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def write(path: str, tu: str, results: list[dict[str, Any]]) -> None:
     """Merge one TU's results into the SARIF file at ``path`` under a lock."""
     base = os.path.dirname(os.path.abspath(path))
     with locked(path, os.O_RDWR) as fd:
-        old = _read_all(fd)
+        old = read_all(fd)
         data = json.dumps(merge(_load(old, base), tu, results)).encode() + b"\n"  # C encoder
         os.ftruncate(fd, 0)
         os.lseek(fd, 0, os.SEEK_SET)
         write_all(fd, data)
 
 
-def record_tu(options: Options, tu: str, findings: list[Finding], levels: dict[str, str],
+def record_tu(options: Options, tu: str, findings: list[Finding], judged: list[Verdict],
               stream: TextIO) -> None:
-    """Merge a TU's findings into the SARIF report, if one is requested."""
+    """Merge a TU's findings (``judged``: the verdict on each) into the SARIF report, if
+    one is requested; findings of a tag turned off are left out."""
     if not options.sarif:
         return
     base = os.path.dirname(os.path.abspath(options.sarif))
     key = os.path.abspath(tu)
-    results = [result(f, levels.get(f.tag, "warning"), base, key) for f in findings
-               if levels.get(f.tag) != "off"]
+    results = [result(f, v, base, key) for f, v in zip(findings, judged, strict=True)
+               if v.level != "off"]
     try:
         write(options.sarif, key, results)
     except OSError as err:

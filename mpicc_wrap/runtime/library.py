@@ -3,7 +3,7 @@
 cclib/ holds three units: the checker (``mpiccwrap_cc.[ch]``, the collective checks
 the rewriter inserts calls to), the recorder (``mpiccwrap_recorder.[ch]``, PMPI
 interception and the trace file) and the versioned protocol header
-(``mpiccwrap_protocol.h``, read by Python through :mod:`mpicc_wrap.runtime.protocol`).
+(``mpiccwrap_protocol.h``, read by Python through :mod:`mpicc_wrap.protocol`).
 Every ``.c`` file goes into the build; both headers are installed beside it.
 
 Two artefacts come out of one build, both compiled WITH THE MPI COMPILER so that
@@ -42,9 +42,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from mpicc_wrap import protocol
 from mpicc_wrap.errors import WrapError
 from mpicc_wrap.packagedata import data_dir
-from mpicc_wrap.runtime import protocol
 from mpicc_wrap.switches import Options
 
 MODULE = "_mpiccwrap_cc"

@@ -3,7 +3,7 @@
 The file format is defined once, in ``cclib/mpiccwrap_protocol.h``: a
 ``struct mpiccwrap_trace_header`` and then ``struct mpiccwrap_record`` entries, in the
 writer's byte order.  This module lays them out with the FFI that
-:mod:`mpicc_wrap.runtime.protocol` builds from the header's own text (cffi
+:mod:`mpicc_wrap.protocol` builds from the header's own text (cffi
 ``ffi.cdef``), and names codes by the header's enumerators, so no offset, size or
 code is repeated here.  Files whose magic, version or sizes differ are refused with
 a one-line :class:`TraceError`; a torn last record (a process killed mid-write) is
@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from mpicc_wrap import protocol
 from mpicc_wrap.errors import WrapError
-from mpicc_wrap.runtime import protocol
 
 __all__ = ["RankTrace", "Record", "TraceError", "format_traces", "read_dir", "read_file",
            "to_json"]

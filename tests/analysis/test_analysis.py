@@ -331,3 +331,21 @@ class NeverRank:
 def test_findings_need_a_rank_dependent_condition() -> None:
     tu = parse_source(SOURCE)
     assert analyse(tu, {}, NeverRank()).findings == []
+
+
+def test_analysis_context_is_public_and_frozen() -> None:
+    """findings.py reads a frozen ``context.Context``, not the run's private state."""
+    import dataclasses
+
+    import pytest
+    from analysis_helpers import parse_source
+
+    from mpicc_wrap.analysis import context, rankdep
+
+    tu = parse_source(SOURCE)
+    ctx = context.build(tu, {}, rankdep.RankDependence(tu.ast, {}))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ctx.summaries = {}  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ctx.summaries["x"] = ctx.summaries[next(iter(ctx.summaries))]  # type: ignore[index]
+    assert set(ctx.summaries) == set(ctx.cfgs)

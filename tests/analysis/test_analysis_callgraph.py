@@ -5,7 +5,7 @@ from __future__ import annotations
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
-from mpicc_wrap.analysis.callgraph import CallGraph, sccs, system_functions
+from mpicc_wrap.analysis.callgraph import CallGraph, sccs
 from mpicc_wrap.model import FunctionSummary
 
 SOURCE = """
@@ -67,12 +67,6 @@ def test_pointer_targets_are_address_taken_functions_of_matching_arity() -> None
     g, _ = graph()
     assert g.address_taken == {"one", "two"}
     assert g.pointer_targets(1) == ["one"] and g.pointer_targets(2) == ["two"]
-
-
-def test_system_functions_come_from_system_header_lines() -> None:
-    text = '# 1 "/usr/include/stdio.h" 1 3 4\nint printf(const char *, ...);\n' \
-           '# 3 "src.c" 2\nint mine(void);\n'
-    assert system_functions(text) == {"printf"}
 
 
 def test_sccs_put_callees_first_and_group_recursion() -> None:

@@ -10,7 +10,8 @@ from mpirun import mpicc, run, tool
 
 from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Pos
-from mpicc_wrap.report import diagnostics
+from mpicc_wrap.report import emit
+from mpicc_wrap.runtime import objects as O
 from mpicc_wrap.switches import Options
 
 MAIN = """\
@@ -61,15 +62,15 @@ def objects(tmp: Path, helper_code: str = HELPER, collectives: bool = True
         result = run([*mpicc(), "-c", f"{name}.c", "-o", f"{name}.o"], cwd=tmp)
         assert result.returncode == 0, result.output
         paths.append(str(tmp / f"{name}.o"))
-    S.store(paths[0], {}, [deferred_call()], Options())
-    S.store(paths[1], helper_summary(collectives), [], Options())
+    O.store(paths[0], {}, [deferred_call()], Options())
+    O.store(paths[1], helper_summary(collectives), [], Options())
     return paths[0], paths[1]
 
 
 def check(inputs: list[str], werror: bool = False) -> tuple[int, str]:
     out = io.StringIO()
-    found = S.link_findings(inputs)
-    errors = diagnostics.emit_link("prog", found, Options(werror=werror), {}, out)
+    found = S.link_findings(O.read_inputs(inputs))
+    errors = emit.emit_link("prog", found, Options(werror=werror), {}, out)
     return errors, out.getvalue()
 
 

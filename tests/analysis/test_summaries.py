@@ -12,6 +12,7 @@ from mpirun import mpicc, run
 
 from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Note, Pos
+from mpicc_wrap.runtime import objects as O
 from mpicc_wrap.switches import Options
 
 OPTS = Options()
@@ -52,9 +53,9 @@ def test_unreadable_records_decode_to_none(data: bytes) -> None:
 
 def test_store_embeds_a_non_allocated_section_and_a_side_file(tmp_path: Path) -> None:
     obj = compile_obj(tmp_path, "helper")
-    S.store(obj, {"helper": summary("helper")}, [], OPTS)
-    S.store(obj, {"helper2": summary("helper2")}, [deferred()], OPTS)  # replaces
-    section = S.elf_section(Path(obj).read_bytes(), S.SECTION)
+    O.store(obj, {"helper": summary("helper")}, [], OPTS)
+    O.store(obj, {"helper2": summary("helper2")}, [deferred()], OPTS)  # replaces
+    section = O.elf_section(Path(obj).read_bytes(), S.SECTION)
     assert section is not None and S.decode(section) == ({"helper2": summary("helper2")},
                                                          [deferred()])
     assert S.decode(Path(obj + S.SIDE_SUFFIX).read_bytes()) == S.decode(section)
@@ -68,15 +69,15 @@ def test_store_embeds_a_non_allocated_section_and_a_side_file(tmp_path: Path) ->
 def test_store_on_non_elf_object_writes_the_side_file_only(tmp_path: Path) -> None:
     obj = tmp_path / "x.o"
     obj.write_bytes(b"not an object")
-    S.store(str(obj), {"f": summary("f")}, [], OPTS)
+    O.store(str(obj), {"f": summary("f")}, [], OPTS)
     assert obj.read_bytes() == b"not an object"
     assert S.decode((tmp_path / ("x.o" + S.SIDE_SUFFIX)).read_bytes()) is not None
 
 
 def test_store_with_nothing_removes_a_stale_side_file(tmp_path: Path) -> None:
     obj = compile_obj(tmp_path, "a")
-    S.store(obj, {"f": summary("f")}, [], OPTS)
-    S.store(obj, {}, [], OPTS)
+    O.store(obj, {"f": summary("f")}, [], OPTS)
+    O.store(obj, {}, [], OPTS)
     assert not os.path.exists(obj + S.SIDE_SUFFIX)
 
 
@@ -111,30 +112,30 @@ def make_elf(is64: bool, big: bool, sections: dict[str, bytes]) -> bytes:
 def test_elf_section_reader_handles_both_classes_and_byte_orders(is64: bool, big: bool
                                                                   ) -> None:
     image = make_elf(is64, big, {".text": b"\x90" * 5, S.SECTION: b'{"x": 1}'})
-    assert S.elf_section(image, S.SECTION) == b'{"x": 1}'
-    assert S.elf_section(image, ".text") == b"\x90" * 5
-    assert S.elf_section(image, ".data") is None
+    assert O.elf_section(image, S.SECTION) == b'{"x": 1}'
+    assert O.elf_section(image, ".text") == b"\x90" * 5
+    assert O.elf_section(image, ".data") is None
 
 
 @pytest.mark.parametrize("cut", [10, 60, -20, -1])
 def test_truncated_elf_images_give_none(cut: int) -> None:
     image = make_elf(True, False, {S.SECTION: b"payload" * 10})
-    assert S.elf_section(image[:cut], S.SECTION) in (None, b"payload" * 10)
-    assert S.elf_section(image[:cut], ".shstrtab") is None or cut == -1
+    assert O.elf_section(image[:cut], S.SECTION) in (None, b"payload" * 10)
+    assert O.elf_section(image[:cut], ".shstrtab") is None or cut == -1
 
 
 def test_archive_members_with_long_names_and_thin_archives(tmp_path: Path) -> None:
     long_name = "a_member_with_a_rather_long_file_name"
     objs = [compile_obj(tmp_path, long_name), compile_obj(tmp_path, "short")]
     for obj in objs:
-        S.store(obj, {Path(obj).stem: summary(Path(obj).stem)}, [], OPTS)
+        O.store(obj, {Path(obj).stem: summary(Path(obj).stem)}, [], OPTS)
     for flags, lib in (("rcs", "libx.a"), ("rcsT", "libthin.a")):
         result = run(["ar", flags, str(tmp_path / lib), *objs], cwd=tmp_path)
         assert result.returncode == 0, result.output
-        members = {os.path.basename(n): m for n, m in S.archive_members(str(tmp_path / lib))}
+        members = {os.path.basename(n): m for n, m in O.archive_members(str(tmp_path / lib))}
         assert set(members) == {long_name + ".o", "short.o"}  # thin: full paths
         assert members["short.o"] == Path(objs[1]).read_bytes()
-        records = S.read_inputs([str(tmp_path / lib)])
+        records = O.read_inputs([str(tmp_path / lib)])
         assert sorted(n for r in records for n in r.summaries) == [long_name, "short"]
 
 
@@ -149,7 +150,7 @@ def test_bsd_archive_names() -> None:
     path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bsd-{os.getpid()}.a"
     path.write_bytes(image)
     try:
-        assert list(S.archive_members(str(path))) == [(name.decode(), payload)]
+        assert list(O.archive_members(str(path))) == [(name.decode(), payload)]
     finally:
         path.unlink()
 
@@ -194,12 +195,12 @@ def test_corrupt_and_missing_inputs_are_ignored(tmp_path: Path) -> None:
     run(["objcopy", "--add-section", f"{S.SECTION}={blob}", bad_section])
     inputs = [str(garbage), str(bad_archive), str(side_only), bad_section,
               str(tmp_path / "missing.o"), "-lm", str(tmp_path)]
-    assert S.read_inputs(inputs) == []
+    assert O.read_inputs(inputs) == []
 
 
 def _store_many(args: tuple[str, int]) -> None:
     obj, i = args
-    S.store(obj, {f"f{i}": summary(f"f{i}")}, [deferred()] * (i % 3), OPTS)
+    O.store(obj, {f"f{i}": summary(f"f{i}")}, [deferred()] * (i % 3), OPTS)
 
 
 def test_concurrent_stores_leave_whole_files(tmp_path: Path) -> None:
@@ -213,5 +214,5 @@ def test_concurrent_stores_leave_whole_files(tmp_path: Path) -> None:
         record = S.decode(Path(obj + S.SIDE_SUFFIX).read_bytes())
         assert record is not None and len(record[0]) == 1
     for obj in objs:
-        assert S.decode(S.elf_section(Path(obj).read_bytes(), S.SECTION) or b"") is not None
+        assert S.decode(O.elf_section(Path(obj).read_bytes(), S.SECTION) or b"") is not None
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp") or "mpicc-wrap-" in p]

@@ -115,9 +115,10 @@ def test_malformed_switch_is_a_one_line_error(tmp_path: Path, name: str, value: 
     assert err.strip() == f"mpicc-wrap: error: {name}={value}: expected a non-negative number"
 
 
-def test_long_else_if_chain_is_analysed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("budget", ["30", "0"])
+def test_long_else_if_chain_is_analysed(tmp_path: Path, budget: str) -> None:
     """400 arms: the CFG builder recursed past Python's limit ("analysis skipped");
-    the stage now runs on the deep stack."""
+    the stage now runs on the deep stack, in the budgeted child and without a budget."""
     arms = "\n".join(f"    else if (x == {k}) y += {k};" for k in range(1, 400))
     source = f"""#include <mpi.h>
 int pick(int x) {{
@@ -135,7 +136,8 @@ int main(int argc, char **argv) {{
     return 0;
 }}
 """
-    code, err = _compile(tmp_path, {"MPICC_WRAP_STRICT": "1"}, source)
+    code, err = _compile(tmp_path, {"MPICC_WRAP_STRICT": "1", "MPICC_WRAP_BUDGET": budget},
+                         source)
     assert code == 0, err
     assert "[-Wmpi-collective-order]" in err and "skipped" not in err
 

@@ -158,3 +158,25 @@ def test_derived_commands_drop_the_right_flags() -> None:
         "-MQ", "a.o", "-x", "c", "a.txt", "-o", "t.i"]
     assert pp.compile_rewritten_command(["cc"], inv, "t.i", "a.o") == [
         "cc", "-O2", "-c", "-x", "cpp-output", "t.i", "-o", "a.o"]
+
+
+def test_general_warning_flags_reach_the_diagnostics() -> None:
+    """-Werror, -Wno-error (last wins), -w and -fdiagnostics-color are what the
+    diagnostics read from ``warning_flags`` (they were documented but never set)."""
+    from mpicc_wrap.report import diagnostics
+    from mpicc_wrap.switches import Options
+
+    tag = "mpi-collective-order"
+    assert parse(["-Werror", "-c", "a.c"]).warning_flags == {"*": "error"}
+    inv = parse(["-Werror", "-Wno-error", "-c", "a.c"])
+    assert inv.warning_flags == {"*": "warning"} and not inv.werror
+    assert inv.command == ("-Werror", "-Wno-error", "-c", "a.c")
+    assert diagnostics.severity(tag, Options(werror=True), inv.warning_flags) == "warning"
+    assert parse(["-Wno-error", "-Werror", "-c", "a.c"]).werror
+    assert parse(["-Werror", "-w", "-c", "a.c"]).warning_flags == {"*": "off"}
+    for word, mode in (("-fdiagnostics-color=always", "always"),
+                       ("-fdiagnostics-color", "always"), ("-fno-diagnostics-color", "never"),
+                       ("-fdiagnostics-color=auto", "auto")):
+        inv = parse([word, "-c", "a.c"])
+        assert inv.warning_flags == {"color": mode} and word in inv.command
+        assert not inv.unknown_flags

@@ -16,6 +16,7 @@ from paths import CORPUS
 
 from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.driver import cmdline, relink
+from mpicc_wrap.runtime import objects as O
 from mpicc_wrap.switches import Options
 
 CASE = CORPUS / "buggy_xtu_helper_after"
@@ -110,7 +111,7 @@ def test_correct_cross_tu_not_recompiled(tmp_path: Path) -> None:
     (tmp_path / "a_main.c").write_text(CORRECT_MAIN)
     (tmp_path / "b_helper.c").write_text(CORRECT_HELPER)
     objs = compile_each(tmp_path, tmp_path, ["a_main.c", "b_helper.c"])
-    assert S.read_inputs([str(objs[0])])[0].deferred  # the case under test: a deferral
+    assert O.read_inputs([str(objs[0])])[0].deferred  # the case under test: a deferral
     link = wrap(["-O0", "a_main.o", "b_helper.o", "-o", "exe"], tmp_path, tmp_path)
     assert link.returncode == 0, link.output
     assert RELINKED not in link.stderr and "warning" not in link.stderr
@@ -189,7 +190,7 @@ def test_describe_records_compile_flags_only(tmp_path: Path,
 def test_rebuild_info_stored_only_with_deferrals(tmp_path: Path) -> None:
     obj = str(tmp_path / "x.o")
     info = {"version": relink.VERSION, "source": "/x.c"}
-    S.store(obj, {}, [], Options(), info)  # nothing deferred: nothing to record
+    O.store(obj, {}, [], Options(), info)  # nothing deferred: nothing to record
     assert not Path(obj + S.SIDE_SUFFIX).exists()
     doc = json.loads(S.encode({}, [], None))
     assert "rebuild" not in doc and doc["schema"] == S.SCHEMA

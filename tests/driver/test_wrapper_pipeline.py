@@ -17,12 +17,11 @@ import pytest
 from mpirun import mpicc, run, tool
 
 from mpicc_wrap import switches
-from mpicc_wrap.analysis import summaries
 from mpicc_wrap.driver import cli, compiler, pipeline, stage
 from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
-from mpicc_wrap.report import diagnostics
-from mpicc_wrap.runtime import library
+from mpicc_wrap.report import emit
+from mpicc_wrap.runtime import library, objects
 
 PROGRAM = "#include <stdio.h>\nint main(void)\n{\n    puts(\"hi\");\n    return 0;\n}\n"
 WRAP_ENV = ("MPICC_WRAP_DISABLE", "MPICC_WRAP_STRICT", "MPICC_WRAP_DEBUG", "MPICC",
@@ -83,7 +82,7 @@ def test_stage_gets_preprocessed_text_and_flags(work: Path, monkeypatch: pytest.
     call = fake.calls[0]
     assert call["source"] == "hello.c"
     assert '# 1 "hello.c"' in call["text"] and "puts" in call["text"]
-    assert call["warning_flags"] == {"mpi-collective-order": "off"}
+    assert call["warning_flags"] == {"mpi-collective-order": "off", "*": "error"}
     assert call["options"].werror
     assert (work / "hello.o").exists() and leftovers(work) == []
 
@@ -184,15 +183,15 @@ def test_link_hooks(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert cli.main(["-c", "util.c"]) == 0
     seen: dict[str, Any] = {}
     stored: list[str] = []
-    monkeypatch.setattr(summaries, "store", lambda obj, *a: stored.append(obj))
-    monkeypatch.setattr(summaries, "link_findings",
+    monkeypatch.setattr(objects, "store", lambda obj, *a: stored.append(obj))
+    monkeypatch.setattr(objects, "read_inputs",
                         lambda inputs: seen.setdefault("inputs", inputs) and [])
     monkeypatch.setattr(library, "link_args", lambda cc, options, scratch: ["-lm"])
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["hello.c", "util.o", "-o", "prog"]) == 0
     assert seen["inputs"][1] == "util.o" and seen["inputs"][0].endswith("0-hello.o")
     assert stored == [seen["inputs"][0]]
-    monkeypatch.setattr(diagnostics, "emit_link", lambda *args: 2)
+    monkeypatch.setattr(emit, "emit_link", lambda *args: 2)
     (work / "prog").unlink()
     assert cli.main(["hello.c", "util.o", "-o", "prog"]) == 1
     assert not (work / "prog").exists()
@@ -200,7 +199,7 @@ def test_link_hooks(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_store_after_compile(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     stored: list[str] = []
-    monkeypatch.setattr(summaries, "store", lambda obj, *a: stored.append(obj))
+    monkeypatch.setattr(objects, "store", lambda obj, *a: stored.append(obj))
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["-c", "hello.c", "-o", "x.o"]) == 0
     assert stored == ["x.o"]
@@ -212,10 +211,28 @@ def test_runtime_error_is_one_line(work: Path, capfd: Any, monkeypatch: pytest.M
         raise WrapError("checker runtime cannot be built: no cffi")
 
     monkeypatch.setattr(library, "link_args", fail)
-    use_stage(monkeypatch, FakeStage())
+    use_stage(monkeypatch, FakeStage(rewrite=lambda text: text))  # instrumented: needed
     assert cli.main(["hello.c", "-o", "prog"]) == 1
     assert capfd.readouterr().err == "mpicc-wrap: error: checker runtime cannot be built: no cffi\n"
-    assert leftovers(work) == []
+    assert leftovers(work) == [] and not (work / "prog").exists()
+
+
+def test_runtime_failure_does_not_fail_a_link_that_needs_no_checker(
+        work: Path, capfd: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Failure policy: nothing this command compiled is instrumented, so a runtime that
+    cannot be built is a note, not a failed link (it failed every link before)."""
+    def fail(compiler: list[str], options: switches.Options, scratch: str) -> list[str]:
+        raise WrapError("checker runtime cannot be built: no cffi")
+
+    monkeypatch.setattr(library, "link_args", fail)
+    use_stage(monkeypatch, FakeStage())
+    assert cli.main(["hello.c", "-o", "prog"]) == 0
+    assert capfd.readouterr().err == ("mpicc-wrap: note: checker runtime cannot be built: "
+                                      "no cffi; linking without it (nothing here is "
+                                      "instrumented)\n")
+    assert (work / "prog").exists()
+    monkeypatch.setenv("MPICC_WRAP_STRICT", "1")
+    assert cli.main(["hello.c", "-o", "prog"]) == 1
 
 
 def test_keyboard_interrupt_and_internal_bug(work: Path, capfd: Any,
@@ -338,8 +355,8 @@ def test_failing_summary_hooks_never_fail_the_build(work: Path, capfd: Any,
     def broken(*args: Any) -> Any:
         raise OSError("disk full")
 
-    monkeypatch.setattr(summaries, "store", broken)
-    monkeypatch.setattr(summaries, "link_findings", broken)
+    monkeypatch.setattr(objects, "store", broken)
+    monkeypatch.setattr(objects, "read_inputs", broken)
     use_stage(monkeypatch, FakeStage())
     assert cli.main(["hello.c", "-o", "prog"]) == 0
     assert capfd.readouterr().err == (

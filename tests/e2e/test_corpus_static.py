@@ -84,14 +84,15 @@ def assert_warned(builds: corpus.BuildCache, program: corpus.Program, key: str, 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
 def test_expected_warnings(builds: corpus.BuildCache, program: corpus.Program) -> None:
-    assert_warned(builds, program, "expect-warning", TAG)
+    assert_warned(builds, program, "expect-warning", corpus.EXPECTED_TAGS["expect-warning"])
 
 
 @pytest.mark.parametrize("program", [p for p in PROGRAMS if p.marked("expect-root-warning")],
                          ids=lambda p: p.name)
 def test_expected_root_warnings(builds: corpus.BuildCache, program: corpus.Program) -> None:
     """A root or operator that depends on the rank is warned (beyond PARCOACH)."""
-    assert_warned(builds, program, "expect-root-warning", "mpi-collective-root")
+    assert_warned(builds, program, "expect-root-warning",
+                  corpus.EXPECTED_TAGS["expect-root-warning"])
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
@@ -106,7 +107,8 @@ def test_expected_notes(builds: corpus.BuildCache, program: corpus.Program) -> N
 @pytest.mark.parametrize("program", [p for p in PROGRAMS if p.marked("expect-link-warning")],
                          ids=lambda p: p.name)
 def test_expected_link_warnings(builds: corpus.BuildCache, program: corpus.Program) -> None:
-    assert_warned(builds, program, "expect-link-warning", TAG, link=True)
+    assert_warned(builds, program, "expect-link-warning",
+                  corpus.EXPECTED_TAGS["expect-link-warning"], link=True)
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)

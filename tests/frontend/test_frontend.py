@@ -270,3 +270,20 @@ def test_deep_stack_reraises_in_caller() -> None:
     with pytest.raises(ValueError, match="inner"):
         parser.deep_stack(boom)
     assert parser.deep_stack(lambda: 7) == 7
+
+
+def test_system_calls_use_the_frontends_one_notion_of_a_system_header() -> None:
+    """Flag 3, or a header in an include directory of the MPI wrapper (mpi.h found
+    with -I has no flag 3): both are system headers, for parsing and for the call
+    graph alike (the call graph used to read flag 3 only)."""
+    text = ('# 1 "src.c"\n'
+            '# 1 "/opt/mpi/include/mpi.h" 1\n'
+            'int MPIX_Query_thing(int);\n'
+            '# 1 "/usr/include/stdio.h" 1 3 4\n'
+            'int printf(const char *, ...);\n'
+            '# 3 "src.c" 2\n'
+            'int mine(void);\n'
+            'int main(void) { return mine(); }\n')
+    st = parser.split(text, "src.c", system_dirs=("/opt/mpi/include",))
+    assert st.system_calls() == {"MPIX_Query_thing", "printf"}
+    assert parser.split(text, "src.c").system_calls() == {"printf"}

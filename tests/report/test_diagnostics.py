@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import os
 from pathlib import Path
 
 import pytest
 
-from mpicc_wrap.model import Condition, Finding, Loc, Note, ParsedTU, Pos, Stats, TUAnalysis
+from mpicc_wrap.model import (
+    Condition,
+    Finding,
+    Loc,
+    Note,
+    ParsedTU,
+    Pos,
+    Stats,
+    TUAnalysis,
+    Verdict,
+)
 from mpicc_wrap.report import diagnostics
 from mpicc_wrap.report.diagnostics import (
     SourceLines,
-    emit,
     format_finding,
     is_suppressed,
     palette_for,
     severity,
     stats_line,
 )
+from mpicc_wrap.report.emit import emit
 from mpicc_wrap.switches import Options
 
 TAG = "mpi-collective-order"
@@ -46,7 +57,7 @@ def tu(main_file: str = "src.c") -> ParsedTU:
 def run_emit(findings: list[Finding], options: Options | None = None,
              flags: dict[str, str] | None = None, stats: Stats | None = None) -> tuple[str, int]:
     out = io.StringIO()
-    errors = emit(tu(), analysis(findings, stats), options or Options(), flags or {}, out)
+    errors = emit("src.c", analysis(findings, stats), options or Options(), flags or {}, out)
     return out.getvalue(), errors
 
 
@@ -169,15 +180,18 @@ def test_marker(tmp_path: Path, lines: list[str], suppressed: bool) -> None:
     assert is_suppressed(f, SourceLines()) is suppressed
 
 
-def test_suppressed_finding_is_not_printed_but_marked_and_counted(tmp_path: Path) -> None:
+def test_suppressed_finding_is_not_printed_but_judged_and_counted(tmp_path: Path) -> None:
     path = write_source(tmp_path, ["MPI_Barrier(c); // mpicc-wrap: ignore", "MPI_Barrier(c);"])
     quiet, loud = finding(file=path, line=1), finding(file=path, line=2)
     out = io.StringIO()
     stats = Stats(collective_sites=2, flagged_sites=2, instrumented_sites=2)
-    errors = emit(tu(path), analysis([quiet, loud], stats), Options(werror=True, stats=True),
-                  {}, out)
+    result = analysis([quiet, loud], stats)
+    before = copy.deepcopy(result)
+    errors = emit(path, result, Options(werror=True, stats=True), {}, out)
     text = out.getvalue()
-    assert quiet.suppressed and not loud.suppressed
+    assert result == before  # printing never changes the analysis (the cache keeps it)
+    judged = diagnostics.print_findings([quiet, loud], Options(), {}, io.StringIO())
+    assert judged == [Verdict("warning", True), Verdict("warning", False)]
     assert errors == 1
     assert f"{path}:1:5:" not in text and f"{path}:2:5: error:" in text
     assert text.rstrip().endswith(", 1 suppressed")
@@ -186,7 +200,8 @@ def test_suppressed_finding_is_not_printed_but_marked_and_counted(tmp_path: Path
 def test_missing_source_file_means_no_suppression(tmp_path: Path) -> None:
     f = finding(file=str(tmp_path / "gone.c"))
     text, _ = run_emit([f])
-    assert not f.suppressed and "gone.c:47:5: warning:" in text
+    assert diagnostics.verdicts([f], Options(), {}) == [Verdict("warning")]
+    assert "gone.c:47:5: warning:" in text
 
 
 def test_fifo_source_is_not_read(tmp_path: Path) -> None:
@@ -267,8 +282,8 @@ def test_color_flag_from_driver_reaches_output() -> None:
 
 def test_print_findings_is_reusable_for_link_step() -> None:
     out = io.StringIO()
-    errors = diagnostics.print_findings([finding(function="")], Options(), {TAG: "error"}, out)
-    assert errors == 1 and out.getvalue().startswith("src.c:47:5: error:")
+    judged = diagnostics.print_findings([finding(function="")], Options(), {TAG: "error"}, out)
+    assert diagnostics.errors(judged) == 1 and out.getvalue().startswith("src.c:47:5: error:")
 
 
 def test_stage_passes_escalated_errors_to_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -293,5 +308,5 @@ class CountingStream(io.StringIO):
 
 def test_one_write_per_tu_so_parallel_compiles_do_not_interleave() -> None:
     out = CountingStream()
-    emit(tu(), analysis([finding(), finding(line=50, function="g")]), Options(), {}, out)
+    emit("src.c", analysis([finding(), finding(line=50, function="g")]), Options(), {}, out)
     assert out.writes == 1 and out.getvalue().count("warning:") == 2

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 from mpirun import run, tool
-from test_diagnostics import TAG, analysis, finding, tu
+from test_diagnostics import TAG, analysis, finding
 
 from mpicc_wrap.model import Stats
 from mpicc_wrap.report import jsonl
-from mpicc_wrap.report.diagnostics import emit
+from mpicc_wrap.report.emit import emit
 from mpicc_wrap.switches import Options
 
 WRITERS = 8
@@ -26,7 +26,7 @@ PER_WRITER = 25
 def emit_to(options: Options, findings: list, stats: Stats | None = None,
             main_file: str = "src.c", flags: dict[str, str] | None = None) -> str:
     out = io.StringIO()
-    emit(tu(main_file), analysis(findings, stats), options, flags or {}, out)
+    emit(main_file, analysis(findings, stats), options, flags or {}, out)
     return out.getvalue()
 
 
@@ -85,7 +85,7 @@ def _json_writer(args: tuple[str, int]) -> None:
     options = Options(report=path)
     for i in range(PER_WRITER):
         big = finding(message="x" * 5000)  # records larger than a pipe buffer
-        emit(tu(f"w{writer}_{i}.c"), analysis([big]), options, {}, io.StringIO())
+        emit(f"w{writer}_{i}.c", analysis([big]), options, {}, io.StringIO())
 
 
 def run_concurrently(target: Any, path: str) -> None:
@@ -284,7 +284,7 @@ def _sarif_writer(args: tuple[str, int]) -> None:
     options = Options(sarif=path)
     for i in range(PER_WRITER // 5):
         main = f"w{writer}_{i}.c"
-        emit(tu(main), analysis([finding(file=main), finding(file=main, line=60)]), options, {},
+        emit(main, analysis([finding(file=main), finding(file=main, line=60)]), options, {},
              io.StringIO())
 
 

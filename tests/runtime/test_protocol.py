@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from mpirun import mpicc, run
 
+from mpicc_wrap import protocol
 from mpicc_wrap.packagedata import data_dir
-from mpicc_wrap.runtime import library, protocol
+from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 
 STRUCTS = ("mpiccwrap_trace_header", "mpiccwrap_record")

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from mpirun import mpicc, mpiexec, run, tool
 
-from mpicc_wrap.runtime import library, protocol
+from mpicc_wrap import protocol
+from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 from mpicc_wrap.trace import reader
 

@@ -1,0 +1,69 @@
+"""The diagnostics mpicc-wrap emits, one registered ``Rule`` per ``-W`` tag.
+
+Every tag a finding may carry is defined here and nowhere else: the analysis tags its
+findings with these constants, the command line accepts ``-W[no-][error=]TAG`` only
+for these tags, diagnostics print ``[-WTAG]`` and take the default level from here,
+the SARIF log describes its rules from here, and the corpus harness checks its
+expected tags against this table.  A new diagnosis (deadlock, pattern, ...) becomes a
+new ``Rule`` in ``RULES``.
+
+Why a base module and not ``report/``: the registry is read by the analysis (which
+names the tags of its findings) and by the command-line model, and the import layers
+(``pyproject.toml``, import-linter) let lower layers import only base modules; the
+report layer sits above the analysis.  This module imports nothing of the package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["COLLECTIVE_OP", "COLLECTIVE_ORDER", "COLLECTIVE_ROOT", "EXIT_DIVERGENCE", "RULES",
+           "Rule", "lookup"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One diagnostic: its ``-W`` tag, a one-line summary, the level it has when no
+    flag names it ("warning", or "off": enabled by ``-WTAG`` only) and a help text."""
+
+    tag: str
+    summary: str
+    level: str
+    help: str
+
+
+COLLECTIVE_ORDER = Rule(
+    "mpi-collective-order",
+    "An MPI collective may not be reached by all processes of its communicator, or "
+    "processes may call collectives in different orders",
+    "warning",
+    "A rank-dependent condition decides whether (or in which order) processes reach the "
+    "collective (PARCOACH Algorithm 1); the processes that skip it hang the others.")
+COLLECTIVE_ROOT = Rule(
+    "mpi-collective-root",
+    "The root argument of an MPI collective may differ between processes",
+    "warning",
+    "MPI requires every process of the communicator to pass the same root; a "
+    "rank-dependent root hangs the job or corrupts its data.")
+COLLECTIVE_OP = Rule(
+    "mpi-collective-op",
+    "The reduction operator of an MPI collective may differ between processes",
+    "warning",
+    "MPI requires every process of the communicator to pass the same reduction "
+    "operator; a rank-dependent operator gives undefined results.")
+EXIT_DIVERGENCE = Rule(
+    "mpi-exit-divergence",
+    "Some processes may exit with a failure status (exit(1), abort(), a failed assert) "
+    "while others call a collective; the launcher then ends the job, so this is "
+    "reported only on request",
+    "off",
+    "Off by default: under mpiexec a process that exits with a failure status takes the "
+    "whole job down.  -Wmpi-exit-divergence reports these paths.")
+
+RULES: dict[str, Rule] = {r.tag: r for r in (COLLECTIVE_ORDER, COLLECTIVE_ROOT, COLLECTIVE_OP,
+                                             EXIT_DIVERGENCE)}
+
+
+def lookup(tag: str) -> Rule | None:
+    """The rule of ``tag`` (with or without its ``mpi-`` prefix), else None."""
+    return RULES.get(tag) or RULES.get("mpi-" + tag)
