@@ -118,7 +118,7 @@ class Finding:
     def __post_init__(self) -> None:
         if not self.message:
             on = f" on {self.comm}" if self.comm else ""
-            self.message = f"{self.collective}{on} may not be reached by all processes"
+            self.message = rules.COLLECTIVE_ORDER.text("unreached", what=self.collective + on)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ report layer sits above the analysis.  This module imports nothing of the packag
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 __all__ = ["COLLECTIVE_OP", "COLLECTIVE_ORDER", "COLLECTIVE_ROOT", "EXIT_DIVERGENCE", "RULES",
            "Rule", "lookup"]
@@ -24,12 +25,18 @@ __all__ = ["COLLECTIVE_OP", "COLLECTIVE_ORDER", "COLLECTIVE_ROOT", "EXIT_DIVERGE
 @dataclass(frozen=True)
 class Rule:
     """One diagnostic: its ``-W`` tag, a one-line summary, the level it has when no
-    flag names it ("warning", or "off": enabled by ``-WTAG`` only) and a help text."""
+    flag names it ("warning", or "off": enabled by ``-WTAG`` only), a help text and the
+    templates of its messages (``str.format`` fields; see ``text``)."""
 
     tag: str
     summary: str
     level: str
     help: str
+    messages: Mapping[str, str] = field(default_factory=dict)
+
+    def text(self, kind: str, **fields: object) -> str:
+        """The message ``kind`` of this rule with its fields filled in."""
+        return self.messages[kind].format(**fields)
 
 
 COLLECTIVE_ORDER = Rule(
@@ -38,19 +45,23 @@ COLLECTIVE_ORDER = Rule(
     "processes may call collectives in different orders",
     "warning",
     "A rank-dependent condition decides whether (or in which order) processes reach the "
-    "collective (PARCOACH Algorithm 1); the processes that skip it hang the others.")
+    "collective (PARCOACH Algorithm 1); the processes that skip it hang the others.",
+    {"unreached": "{what} may not be reached by all processes",
+     "reorder": "{what} may be called in a different order by different processes"})
 COLLECTIVE_ROOT = Rule(
     "mpi-collective-root",
     "The root argument of an MPI collective may differ between processes",
     "warning",
     "MPI requires every process of the communicator to pass the same root; a "
-    "rank-dependent root hangs the job or corrupts its data.")
+    "rank-dependent root hangs the job or corrupts its data.",
+    {"differs": "{name} on {comm}: the root may differ between processes"})
 COLLECTIVE_OP = Rule(
     "mpi-collective-op",
     "The reduction operator of an MPI collective may differ between processes",
     "warning",
     "MPI requires every process of the communicator to pass the same reduction "
-    "operator; a rank-dependent operator gives undefined results.")
+    "operator; a rank-dependent operator gives undefined results.",
+    {"differs": "{name} on {comm}: the operator may differ between processes"})
 EXIT_DIVERGENCE = Rule(
     "mpi-exit-divergence",
     "Some processes may exit with a failure status (exit(1), abort(), a failed assert) "

@@ -150,10 +150,9 @@ class _Function:
         shown, comm = self.shown(site), display(self.state, self.comm(site, events))
         what = f"{shown} on {comm}" if comm and self.callee[site].kind == "mpi" else (
             shown if self.callee[site].kind == "mpi" else f"call to {shown}")
-        verb = ("may be called in a different order by different processes" if reorder
-                else "may not be reached by all processes")
+        message = rules.COLLECTIVE_ORDER.text("reorder" if reorder else "unreached", what=what)
         return Finding(self.name, shown, comm, self.pos(site), self.loc(site), conditions,
-                       notes, message=f"{what} {verb}",
+                       notes, message=message,
                        callee=self.callee[site].name
                        if self.callee[site].kind in ("local", "external", "unknown") else "")
 
@@ -230,12 +229,10 @@ class _Function:
                     text = positions.c_text(args[index])
                     cond = Condition(self.pos(node), self.loc(node), text,
                                      f"the {what} '{text}' {reason}")
+                    rule = rules.COLLECTIVE_ROOT if what == "root" else rules.COLLECTIVE_OP
                     found[node] = Finding(
                         self.name, info.name, comm, self.pos(node), self.loc(node), [cond],
-                        tag=(rules.COLLECTIVE_ROOT if what == "root"
-                             else rules.COLLECTIVE_OP).tag,
-                        message=f"{info.name} on {comm}: the {what} may differ between "
-                                "processes")
+                        tag=rule.tag, message=rule.text("differs", name=info.name, comm=comm))
         return found
 
     def plan(self, events: Events, flags: Flags) -> FunctionPlan:
