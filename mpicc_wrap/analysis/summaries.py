@@ -9,8 +9,10 @@ another TU: the warning holds only if that callee executes collectives), encoded
 (``encode``/``decode``) and stored by ``runtime.objects`` in the object's ELF section
 and in its side file ``<obj>.mpicc-wrap.json``.
 
-What a build order can see: ``visible`` gives a compile the side files already present
-in the directory of the object it produces and in the current directory.  A caller
+What a build order can see: ``visible`` gives a compile the summaries already
+published (``publish``: the side file plus a per-function index beside it) in the
+directory of the object it produces and in the current directory, for the names its
+TU mentions.  A caller
 compiled *after* its callee therefore gets the callee's summary at compile time and is
 warned and instrumented then; a caller compiled *before* its callee only records a
 deferred finding, which ``link_findings`` turns into a finding at link time, from the
@@ -22,20 +24,27 @@ flags, sha256), so that ``relink`` can re-instrument it at the link.
 from __future__ import annotations
 
 import dataclasses
-import glob
+import hashlib
 import json
 import os
+import re
+from collections.abc import Iterable
 from typing import Any
 
+from mpicc_wrap.fileutil import write_atomically
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Note, Pos
 from mpicc_wrap.switches import Options
 
 SCHEMA = 1
 SECTION = ".mpicc_wrap"
 SIDE_SUFFIX = ".mpicc-wrap.json"
+INDEX = ".mpicc-wrap-summaries"  # beside the objects: NAME/KEY.json per defining object
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 
-__all__ = ["SCHEMA", "SECTION", "SIDE_SUFFIX", "Record", "decode", "decode_rebuild", "encode",
-           "known_summaries", "link_findings", "resolved", "side_file", "visible"]
+__all__ = ["INDEX", "SCHEMA", "SECTION", "SIDE_SUFFIX", "Record", "decode", "decode_rebuild",
+           "encode", "identifiers", "known_summaries", "link_findings", "publish", "resolved",
+           "side_file",
+           "visible"]
 
 # -- JSON encoding --------------------------------------------------------------------
 
@@ -94,27 +103,87 @@ def side_file(obj_path: str) -> str:
 # -- visible at compile time ----------------------------------------------------------
 
 
-def visible(obj_path: str, options: Options) -> dict[str, FunctionSummary]:
-    """Summaries from side files in the object's directory and the current directory,
-    except the object's own (stale) one and those whose object is gone (``make clean``
-    removes objects, not our side files: a deleted function must not stay visible)."""
-    own = os.path.abspath(side_file(obj_path))
-    dirs = {os.path.abspath(os.path.dirname(obj_path) or "."), os.path.abspath(".")}
+def publish(obj_path: str, summaries: dict[str, FunctionSummary], deferred: list[Finding],
+            rebuild: dict[str, Any] | None = None) -> bytes:
+    """Write the object's side file, then index its summaries by function name beside
+    it (``INDEX/NAME/KEY.json``, one file per defining object, so parallel compiles
+    never write the same file).  Returns the record for the ELF section.  Raises
+    ``OSError`` (a read-only build directory) after the side file, never before."""
+    data = encode(summaries, deferred, rebuild if deferred else None)
+    side = side_file(obj_path)
+    write_atomically(side, data)
+    st = os.stat(side)
+    obj = os.path.abspath(obj_path)
+    key = hashlib.sha256(obj.encode()).hexdigest()[:20] + ".json"
+    index = os.path.join(os.path.dirname(obj), INDEX)
+    for name, s in summaries.items():
+        folder = os.path.join(index, name)
+        os.makedirs(folder, exist_ok=True)
+        entry = {"schema": SCHEMA, "object": obj, "side": [st.st_mtime_ns, st.st_size],
+                 "summary": dataclasses.asdict(s)}
+        write_atomically(os.path.join(folder, key), json.dumps(entry).encode())
+    return data
+
+
+def visible(obj_path: str, options: Options, names: Iterable[str] | None = None
+            ) -> dict[str, FunctionSummary]:
+    """Summaries of ``names`` (default: every indexed name) published by the objects of
+    the object's directory and of the current directory, except the object's own
+    (stale) ones, those whose object is gone (``make clean`` removes objects, not our
+    side files: a deleted function must not stay visible) and those its object no
+    longer defines (the entry's side-file stamp is out of date).
+
+    A compile passes the identifiers of its TU: it reads one small entry per name it
+    mentions that another object defines, not every side file of the directory, which
+    made a build of N TUs read O(N^2) files."""
+    own = os.path.abspath(obj_path)
+    dirs = {os.path.dirname(own), os.path.abspath(".")}
+    wanted = None if names is None else set(names)
     merged: dict[str, FunctionSummary] = {}
     for d in sorted(dirs):
-        for path in sorted(glob.glob(os.path.join(glob.escape(d), "*" + SIDE_SUFFIX))):
-            if os.path.abspath(path) != own and os.path.exists(path[:-len(SIDE_SUFFIX)]):
-                _merge(merged, _read_side(path))
+        index = os.path.join(d, INDEX)
+        try:
+            listed = set(os.listdir(index))
+        except OSError:
+            continue
+        for name in sorted(listed if wanted is None else listed & wanted):
+            _merge(merged, _entries(os.path.join(index, name), own))
     return merged
 
 
-def _read_side(path: str) -> dict[str, FunctionSummary]:
+def identifiers(text: str) -> set[str]:
+    """Every identifier of a TU's text: a superset of the functions it may call or
+    take the address of, to look their summaries up with ``visible``."""
+    return set(_IDENT.findall(text))
+
+
+def _entries(folder: str, own: str) -> dict[str, FunctionSummary]:
+    found: dict[str, FunctionSummary] = {}
+    try:
+        files = sorted(os.listdir(folder))
+    except OSError:
+        return found
+    for file in files:
+        summary = _entry(os.path.join(folder, file), own)
+        if summary is not None:
+            _merge(found, {summary.name: summary})
+    return found
+
+
+def _entry(path: str, own: str) -> FunctionSummary | None:
+    """One index entry, if its object still exists, is not ``own`` and still defines it."""
     try:
         with open(path, "rb") as f:
-            record = decode(f.read())
-    except OSError:
-        return {}
-    return record[0] if record else {}
+            doc = json.loads(f.read())
+        obj = doc["object"]
+        if doc.get("schema") != SCHEMA or obj == own:
+            return None
+        st = os.stat(side_file(obj))
+        if not os.path.exists(obj) or [st.st_mtime_ns, st.st_size] != doc["side"]:
+            return None
+        return FunctionSummary(**doc["summary"])
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
 
 
 def _merge(into: dict[str, FunctionSummary], new: dict[str, FunctionSummary]) -> None:

@@ -125,7 +125,7 @@ class Build:
         with open(unit.text_path, encoding="utf-8", errors="surrogateescape") as f:
             text = f.read()
         try:
-            external = summaries.visible(unit.obj, self.options)
+            external = summaries.visible(unit.obj, self.options, summaries.identifiers(text))
             return stage.run_budgeted(text, unit.name, self.compiler, self.options,
                                       external=external, warning_flags=self.inv.warning_flags)
         except Exception as exc:  # our failure on valid code never fails the build

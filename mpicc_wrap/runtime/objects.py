@@ -29,9 +29,9 @@ from mpicc_wrap.analysis.summaries import (
     decode,
     decode_rebuild,
     encode,
+    publish,
     side_file,
 )
-from mpicc_wrap.fileutil import write_atomically
 from mpicc_wrap.model import Finding, FunctionSummary
 from mpicc_wrap.switches import Options
 
@@ -48,7 +48,7 @@ def store(obj_path: str, summaries: dict[str, FunctionSummary], deferred: list[F
         return
     data = encode(summaries, deferred, rebuild if deferred else None)
     try:
-        write_atomically(side_file(obj_path), data)
+        publish(obj_path, summaries, deferred, rebuild)
     except OSError:
         pass  # a read-only build dir: the ELF section still carries the data
     _embed(obj_path, data)

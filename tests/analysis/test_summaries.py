@@ -63,7 +63,8 @@ def test_store_embeds_a_non_allocated_section_and_a_side_file(tmp_path: Path) ->
     line = next(x for x in listing.splitlines() if S.SECTION in x)
     assert " A " not in line and "AX" not in line  # not loaded into memory
     assert run(["readelf", "-S", obj]).stdout.count(S.SECTION) == 1
-    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp") or "mpicc-wrap-" in p]
+    assert not [p for p in os.listdir(tmp_path)
+                if p.endswith(".tmp") or ("mpicc-wrap-" in p and p != S.INDEX)]
 
 
 def test_store_on_non_elf_object_writes_the_side_file_only(tmp_path: Path) -> None:
@@ -155,6 +156,11 @@ def test_bsd_archive_names() -> None:
         path.unlink()
 
 
+def publish(obj: Path, summaries: dict) -> None:
+    obj.touch()  # the object exists
+    S.publish(str(obj), summaries, [])
+
+
 def test_visible_sees_side_files_of_the_object_dir_and_cwd(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
@@ -162,23 +168,47 @@ def test_visible_sees_side_files_of_the_object_dir_and_cwd(tmp_path: Path,
     build.mkdir()
     cwd.mkdir()
     monkeypatch.chdir(cwd)
-    (build / "old.o.mpicc-wrap.json").write_bytes(S.encode({"a": summary("a")}, []))
-    (cwd / "c.o.mpicc-wrap.json").write_bytes(S.encode({"c": summary("c")}, []))
-    (build / "own.o.mpicc-wrap.json").write_bytes(S.encode({"own": summary("own")}, []))
+    publish(build / "old.o", {"a": summary("a")})
+    publish(cwd / "c.o", {"c": summary("c")})
+    publish(build / "own.o", {"own": summary("own")})
     (build / "bad.o.mpicc-wrap.json").write_bytes(b"\0garbage{")
-    (tmp_path / "elsewhere.o.mpicc-wrap.json").write_bytes(S.encode({"e": summary("e")}, []))
-    for side in [*build.iterdir(), *cwd.iterdir(), tmp_path / "elsewhere.o.mpicc-wrap.json"]:
-        Path(str(side).removesuffix(S.SIDE_SUFFIX)).touch()  # the objects exist
+    (build / "bad.o").touch()
+    publish(tmp_path / "elsewhere.o", {"e": summary("e")})
     assert sorted(S.visible(str(build / "own.o"), OPTS)) == ["a", "c"]
+    assert sorted(S.visible(str(build / "own.o"), OPTS, {"c", "zz"})) == ["c"]
 
 
 def test_visible_prefers_a_summary_that_executes_collectives(tmp_path: Path) -> None:
-    (tmp_path / "p.o.mpicc-wrap.json").write_bytes(S.encode({"f": summary("f", False)}, []))
-    (tmp_path / "q.o.mpicc-wrap.json").write_bytes(S.encode({"f": summary("f", True)}, []))
-    (tmp_path / "r.o.mpicc-wrap.json").write_bytes(S.encode({"f": summary("f", False)}, []))
-    for obj in "pqr":
-        (tmp_path / f"{obj}.o").touch()
+    publish(tmp_path / "p.o", {"f": summary("f", False)})
+    publish(tmp_path / "q.o", {"f": summary("f", True)})
+    publish(tmp_path / "r.o", {"f": summary("f", False)})
     assert S.visible(str(tmp_path / "x.o"), OPTS)["f"].has_collectives
+
+
+def test_visible_drops_a_function_its_object_no_longer_defines(tmp_path: Path) -> None:
+    publish(tmp_path / "p.o", {"f": summary("f", True), "g": summary("g")})
+    assert sorted(S.visible(str(tmp_path / "x.o"), OPTS)) == ["f", "g"]
+    publish(tmp_path / "p.o", {"g": summary("g")})  # recompiled without f
+    assert sorted(S.visible(str(tmp_path / "x.o"), OPTS)) == ["g"]
+
+
+def test_a_compile_reads_only_the_summaries_of_names_its_tu_mentions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every compile once read every side file of its directory: O(N^2) per build."""
+    for i in range(60):
+        publish(tmp_path / f"t{i}.o", {f"f{i}": summary(f"f{i}")})
+    opened: list[str] = []
+    real_open = open
+
+    def counting_open(path: object, *args: object, **kw: object) -> object:
+        opened.append(str(path))
+        return real_open(path, *args, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", counting_open)
+    text = "int main(void) { f3(); f41(); return other(); }"
+    assert sorted(S.visible(str(tmp_path / "main.o"), OPTS, S.identifiers(text))) == [
+        "f3", "f41"]
+    assert len(opened) == 2
 
 
 def test_corrupt_and_missing_inputs_are_ignored(tmp_path: Path) -> None:
@@ -215,4 +245,5 @@ def test_concurrent_stores_leave_whole_files(tmp_path: Path) -> None:
         assert record is not None and len(record[0]) == 1
     for obj in objs:
         assert S.decode(O.elf_section(Path(obj).read_bytes(), S.SECTION) or b"") is not None
-    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp") or "mpicc-wrap-" in p]
+    assert not [p for p in os.listdir(tmp_path)
+                if p.endswith(".tmp") or ("mpicc-wrap-" in p and p != S.INDEX)]
