@@ -32,7 +32,7 @@ EXIT_DIVERGENCE = "mpi-exit-divergence"
 class RankOracle(Protocol):
     """The part of rankdep.RankDependence the analysis uses."""
 
-    def reason(self, func_name: str, expr: c_ast.Node) -> str | None: ...
+    def reason(self, func_name: str, expr: c_ast.Node, comm: str = "") -> str | None: ...
     def returns_rank(self, func_name: str) -> bool: ...
     def rank_params(self, func_name: str) -> list[int]: ...
 
@@ -224,7 +224,7 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
         loc = tu.loc(Pos(line, 1))
         return f"{os.path.basename(loc.file)}:{loc.line}"
 
-    return rankdep.RankDependence(tu.ast, external, loc=where)
+    return rankdep.RankDependence(tu.ast, external, loc=where, handle_names=tu.handle_names)
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],

@@ -66,10 +66,42 @@ Precision choices (each is conservative in the direction that does not hide a bu
   Known MPI functions write only their catalogue outputs; per-process library functions
   are ``catalogue.rank_source`` entries (scanf is one: only rank 0 gets stdin).
 
+Rank dependence relative to a communicator (beyond both papers; ``communicators.py``).
+A collective on communicator ``c`` involves only the members of ``c``, so it is
+conditional only if some condition on its path can differ between two MEMBERS of ``c``.
+The dependence of a value is therefore the set of communicators within which it may
+differ; it is computed on demand: ``reason(f, cond, comm)`` first asks the world solve
+(a value uniform within MPI_COMM_WORLD is uniform within every communicator, so the
+world answer "uniform" is final), and only for a condition that differs across the
+world solves the TU again relative to the handle location of ``comm`` (cached per
+location).  ``findings`` judges each condition against the communicator of the
+collective cluster it controls, and a root or operator against the call's communicator.
+The relative solve is the world solve with fewer seeds, so it is never less uniform:
+
+* ``MPI_Comm_rank(c)`` and every other seed stay seeds (the rank differs within ``c``).
+* ``MPI_Comm_size(c)`` and the shared outputs of collectives are uniform, as in the
+  world solve (they are uniform within the call's communicator; the world solve already
+  assumes it for every communicator).
+* ``h == MPI_COMM_NULL`` (or ``!=``) for the handle ``h`` of ``c`` is uniform: a member of
+  ``c`` holds a valid handle there, so the test has one value on all members.  Sound
+  because only members of ``c`` take part in a collective on ``c``: a non-member that
+  reaches the collective with a null handle is an MPI error whatever the branches did.
+* ``MPI_Comm_split(parent, colour, key, &h)`` gives each member of the new ``c`` the same
+  colour, so the colour expression, the expression a colour variable was assigned
+  once, and the predicate ``P`` of a colour ``P ? a : b`` with distinct constant arms
+  are uniform within ``c`` -- provided the split is in the function that tests them,
+  every variable they read is a tracked local written at most once there, outside
+  loops, and the function has no ``goto``: then each later evaluation sees exactly the
+  values the split saw (a read before the single write reads an indeterminate value).
+* A handle is identified by its location (``Local``/``Global`` name, ``*p``, a field by
+  name, an array's elements); a communicator text the analysis cannot resolve, or
+  ``MPI_COMM_WORLD``, is judged against the world.
+
 Modules: ``locations`` (typed locations, the fact store, per-function scopes),
 ``pointsto`` (points-to sets), ``expressions`` (values and calls), ``statements``
-(gating, loops, exits) and ``solver`` (the fixed point and the public questions).  AST
-dispatch is pycparser's ``NodeVisitor`` throughout (``visit_<Node>``).
+(gating, loops, exits), ``communicators`` (the relative facts) and ``solver`` (the
+fixed point and the public questions).  AST dispatch is pycparser's ``NodeVisitor``
+throughout (``visit_<Node>``).
 """
 
 from mpicc_wrap.analysis.rankdep.locations import ANY, MAX_DEREF, MAX_POINTEES, deref

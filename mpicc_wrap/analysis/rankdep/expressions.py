@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
     Field,
@@ -22,6 +23,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
 )
 from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
+from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["Expressions"]
@@ -77,6 +79,12 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         self._ctrl: str | None = None
         self._entry_ctrl: str | None = None  # the function is called under this gate
         self._weak = 0
+        # Relative solve (communicators.py): the handle location of the communicator
+        # within which values are judged, the handle names of the MPI library, and per
+        # function the texts of expressions uniform within it (split colours).
+        self._within: Loc | None = None
+        self._handle_names: dict[str, str] = {}
+        self._colours: dict[str, set[str]] = {}
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -100,6 +108,10 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
             return None
         r = (self.generic_visit(e) if type(e).__name__ in self.STATEMENTS
              else self.visit(e))
+        if r and self._colours and self._func is not None and isinstance(
+                e, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.ID)) and (
+                positions.c_text(e) in self._colours.get(self._func.name, ())):
+            r = None  # the split colour of the communicator judged against
         if not self.store.readonly:
             if r:
                 self._seen[id(e)] = r
@@ -137,7 +149,18 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
             with self._gated(left, weak=True):
                 right = self._value(e.right)
             return left or right
-        return self._value(e.right) or left
+        right = self._value(e.right)
+        if self._within is not None and e.op in ("==", "!=") and self._null_test(e):
+            return None  # constant on every member of the communicator
+        return right or left
+
+    def _null_test(self, e: c_ast.BinaryOp) -> bool:
+        """``h == MPI_COMM_NULL`` (either order) for the handle ``h`` judged against."""
+        for h, other in ((e.left, e.right), (e.right, e.left)):
+            if (handle_location(self._func, h) == self._within
+                    and is_comm_null(other, self._handle_names)):
+                return True
+        return False
 
     def visit_UnaryOp(self, e: c_ast.UnaryOp) -> str | None:
         if e.op in ("sizeof", "_Alignof", "__alignof__"):

@@ -8,12 +8,14 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis.rankdep.communicators import colour_facts, comm_location
 from mpicc_wrap.analysis.rankdep.locations import (
     EVERYTHING,
     GAVE_UP,
     Ctl,
     Fact,
     Global,
+    Loc,
     Local,
     Param,
     Ret,
@@ -37,19 +39,46 @@ class RankDependence(Statements):
     """Multi-valued expression analysis of one TU (see the package docstring)."""
 
     def __init__(self, ast: c_ast.FileAST, external: dict[str, FunctionSummary],
-                 loc: Callable[[int], str] | None = None) -> None:
+                 loc: Callable[[int], str] | None = None,
+                 handle_names: dict[str, str] | None = None,
+                 within: Loc | None = None) -> None:
+        """``handle_names``: the MPI library's handle expansions (``MPI_COMM_NULL``...);
+        ``within``: solve relative to the communicator whose handle is stored there
+        (``communicators.py``; None: relative to MPI_COMM_WORLD)."""
         defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
         funcs = {d.decl.name: function_facts(d) for d in defs}
         self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
         super().__init__(funcs, {d.name for d in self._global_decls if is_scalar(d.type)},
                          external, loc or (lambda line: f"line {line}"))
+        self._ast = ast
+        self._handle_names = handle_names or {}
+        self._within = within
+        self._relative: dict[Loc, RankDependence] = {}
+        if within is not None:
+            variables = {d.name for d in self._global_decls if d.name}
+            self._colours = {n: c for n, f in funcs.items()
+                             if (c := colour_facts(f, within, variables))}
         self.walks = 0  # unit walks the solver made (for the stress tests)
         self._solve()
 
     # -- public API ---------------------------------------------------------------------
 
-    def reason(self, func_name: str, expr: c_ast.Node) -> str | None:
-        """None if ``expr`` has one value on all ranks, else a short human reason."""
+    def reason(self, func_name: str, expr: c_ast.Node, comm: str = "") -> str | None:
+        """None if ``expr`` has one value on all ranks, else a short human reason.
+        With ``comm`` (the C text of a communicator handle in ``func_name``): None if
+        ``expr`` has one value on all members of that communicator."""
+        world = self._reason(func_name, expr)
+        if world is None or not comm or self._within is not None:
+            return world
+        within = comm_location(self._funcs.get(func_name), comm, self._handle_names)
+        if within is None:
+            return world
+        if within not in self._relative:
+            self._relative[within] = RankDependence(
+                self._ast, self._external, self._loc, self._handle_names, within)
+        return self._relative[within]._reason(func_name, expr)
+
+    def _reason(self, func_name: str, expr: c_ast.Node) -> str | None:
         if id(expr) in self._seen:
             return self._seen[id(expr)]
         self._enter(func_name, self._ever.get(func_name, {}))
