@@ -417,6 +417,21 @@ RANK_ENV_VARS = frozenset(
 )
 
 
+# External functions that only read through their pointer arguments: a call of one
+# writes no memory (the rank-dependence analysis otherwise assumes an unknown callee
+# may write every pointer argument).  MPI functions write only their catalogued outputs.
+READ_ONLY_FUNCTIONS = frozenset({
+    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "perror", "fflush", "free",
+    "strlen", "strcmp", "strncmp", "memcmp", "fwrite", "write", "assert", "__assert_fail",
+    "exit", "abort", "atoi", "atol", "atof", "strtol", "strtod", "strtoul", "fclose",
+})
+
+
+def reads_only(name: str) -> bool:
+    """True when a call of the external function ``name`` writes no memory."""
+    return name in READ_ONLY_FUNCTIONS
+
+
 def lookup(name: str) -> MPIFunc | None:
     """The catalogue entry for ``name`` (also for its PMPI_ twin), or None."""
     if name.startswith("PMPI_"):

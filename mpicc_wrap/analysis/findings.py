@@ -52,20 +52,36 @@ class _Function:
         self.cfg = state.cfgs[name]
         self.defn = state.graph.defs[name]
         self.callee: dict[int, Callee] = dict(state.callees[name])
-        self.reasons: dict[int, str | None] = {}
+        self.reasons: dict[tuple[int, str], str | None] = {}
 
-    def reason(self, node: int) -> str | None:
-        if node not in self.reasons:
+    def reason(self, node: int, comm: str = "") -> str | None:
+        """Why the condition at ``node`` may differ between processes (with ``comm``:
+        between members of that communicator, the handle's C text), or None."""
+        if (node, comm) not in self.reasons:
             pred = self.cfg.nodes[node].pred if node < len(self.cfg.nodes) else None
-            self.reasons[node] = (None if pred is None
-                                  else self.state.oracle.reason(self.name, pred))
-        return self.reasons[node]
+            self.reasons[node, comm] = (
+                None if pred is None or (comm and self.reason(node) is None)
+                else self.state.oracle.reason(self.name, pred, comm) if comm
+                else self.state.oracle.reason(self.name, pred))
+        return self.reasons[node, comm]
+
+    def handle(self, token: str) -> str:
+        """C text of the communicator handle a collective token acts on ("" when it
+        is not a communicator: judged against the world)."""
+        name, _, where = token.partition("@")
+        info = catalogue.lookup(name)
+        text = self.unparam(where)
+        if info is None or info.handle != "comm" or info.comm is None or not text:
+            return ""
+        return info.handle_arg(info.comm, text)
 
     def flags(self, events: Events) -> Flags:
-        """Sites whose cluster's PDF+ holds a rank-dependent condition."""
+        """Sites whose cluster's PDF+ holds a condition that may differ between the
+        members of the cluster's communicator."""
         result: Flags = {}
         for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None):
-            conds = [v for v in sorted(cl.frontier) if self.reason(v)]
+            comm = self.handle(cl.name)
+            conds = [v for v in sorted(cl.frontier) if self.reason(v, comm)]
             for site in cl.sites if conds else []:
                 for v in conds:
                     result.setdefault(site, {}).setdefault(v, cl)
@@ -221,9 +237,14 @@ class _Function:
             if info is None or call is None or call.args is None:
                 continue
             args = call.args.exprs
+            handle = (info.handle_arg(info.comm, positions.c_text(args[info.comm]))
+                      if info.handle == "comm" and info.comm is not None
+                      and info.comm < len(args) else "")
             for what, index in (("root", info.root), ("operator", info.op)):
                 reason = (self.state.oracle.reason(self.name, args[index])
                           if index is not None and index < len(args) else None)
+                if reason and handle:
+                    reason = self.state.oracle.reason(self.name, args[index], handle)
                 if reason and node not in found:
                     comm = display(self.state, self.comm(node, events))
                     text = positions.c_text(args[index])

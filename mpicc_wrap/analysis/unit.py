@@ -46,7 +46,7 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
         loc = tu.loc(Pos(line, 1))
         return f"{os.path.basename(loc.file)}:{loc.line}"
 
-    return rankdep.RankDependence(tu.ast, external, loc=where)
+    return rankdep.RankDependence(tu.ast, external, loc=where, handle_names=tu.handle_names)
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],

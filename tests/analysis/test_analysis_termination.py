@@ -188,16 +188,16 @@ def test_analysis_work_grows_polynomially(family: str) -> None:
 def test_pointer_walk_locations_are_k_limited() -> None:
     """However often ``p = *p`` is walked, no location has more than MAX_DEREF stars."""
     _, solver, _ = _analyse(pointer_walk(8))
-    keys = set(solver._pts) | {p for v in solver._pts.values() for p in v}
-    depth = max(len(k) - len(k.lstrip("*")) for k in keys)
-    assert depth == rankdep.MAX_DEREF
+    pts = solver.store.pts
+    keys = set(pts) | {p for v in pts.values() for p in v}
+    assert max(rankdep.locations.depth(k) for k in keys) == rankdep.MAX_DEREF
 
 
 def test_walk_cap_falls_back_to_multi_valued(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the walk cap the answer is conservative: the condition is still reported
     as per-process (with the give-up reason), never silently uniform."""
-    monkeypatch.setattr(rankdep, "WALKS_PER_UNIT", 0)
-    monkeypatch.setattr(rankdep, "WALKS_SLACK", 1)
+    monkeypatch.setattr(rankdep.solver, "WALKS_PER_UNIT", 0)
+    monkeypatch.setattr(rankdep.solver, "WALKS_SLACK", 1)
     result, solver, _ = _analyse(linked_lists(4))
     assert solver.gave_up
     assert result.findings

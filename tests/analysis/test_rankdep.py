@@ -324,3 +324,92 @@ def test_local_of_function_r_is_not_a_return_slot() -> None:
     assert verdicts("""int y(void) { return 1; }
     void r(void) { int y; int *p = &y; MPI_Comm_rank(0, p); if (y) MPI_Barrier(0); }
     int main(void) { r(); if (y()) MPI_Barrier(0); return 0; }""") == [False]
+
+
+# -- rank dependence relative to a communicator (package docstring) ---------------------
+
+def test_null_test_of_the_handle_is_uniform_within_its_communicator() -> None:
+    rd, ast = analyse("""int MPI_Comm_split(MPI_Comm, int, int, MPI_Comm *);
+    int main(void) { int rank; MPI_Comm c = 0, d = 0;
+        MPI_Comm_rank(0, &rank);
+        if (rank == 0) c = 5;
+        if (c == MPI_COMM_NULL) ;
+        return 0; }""".replace("MPI_COMM_NULL", "0"))
+    cond = conds(ast, "main")[1]
+    assert rd.reason("main", cond) is not None
+    # Constant 0 is not MPI_COMM_NULL to this analysis: judged as before.
+    assert rd.reason("main", cond, "c") is not None
+    rd, ast = analyse("""int MPI_COMM_NULL;
+    int main(void) { int rank; MPI_Comm c = 0, d = 0;
+        MPI_Comm_rank(0, &rank);
+        if (rank == 0) c = 5;
+        if (c == MPI_COMM_NULL) ;
+        if (d != MPI_COMM_NULL && rank) ;
+        return 0; }""")
+    null_c, d_and_rank = conds(ast, "main")[1:]
+    assert rd.reason("main", null_c) is not None
+    assert rd.reason("main", null_c, "c") is None
+    assert rd.reason("main", null_c, "d") is not None  # another communicator
+    assert rd.reason("main", null_c, "MPI_COMM_WORLD") is not None
+    assert rd.reason("main", d_and_rank, "d") is not None  # rank still differs
+
+
+def test_split_colour_is_uniform_within_the_new_communicator() -> None:
+    """P5 (p4est sc_shmem.c): node leaders call a collective on the leaders' comm."""
+    prelude = "int MPI_Comm_split(MPI_Comm, int, int, MPI_Comm *);\n"
+    rd, ast = analyse(prelude + """int main(void) { int rank, intra, n, color;
+        MPI_Comm node, leaders, other, halves;
+        MPI_Comm_rank(0, &rank);
+        MPI_Comm_split(0, rank / 4, rank, &node);
+        MPI_Comm_rank(node, &intra);
+        MPI_Comm_split(0, intra == 0 ? 0 : -32766, rank, &leaders);
+        n = 2;
+        color = (rank < n);
+        MPI_Comm_split(0, color, rank, &halves);
+        if (intra == 0) ;
+        if (rank < n) ;
+        return 0; }""")
+    leaders_cond, halves_cond = conds(ast, "main")[-2:]
+    assert rd.reason("main", leaders_cond, "leaders") is None
+    assert rd.reason("main", leaders_cond, "other") is not None
+    assert rd.reason("main", leaders_cond, "halves") is not None
+    assert rd.reason("main", halves_cond, "halves") is None
+    assert rd.reason("main", halves_cond, "node") is not None
+
+
+def test_split_colour_rule_needs_single_writes_outside_loops() -> None:
+    prelude = "int MPI_Comm_split(MPI_Comm, int, int, MPI_Comm *);\n"
+    rd, ast = analyse(prelude + """int main(void) { int rank, n = 1, i;
+        MPI_Comm sub;
+        MPI_Comm_rank(0, &rank);
+        MPI_Comm_split(0, rank < n, rank, &sub);
+        n = 3;
+        if (rank < n) ;
+        return 0; }""")
+    assert rd.reason("main", conds(ast, "main")[-1], "sub") is not None
+    rd, ast = analyse(prelude + """int main(void) { int rank, i;
+        MPI_Comm sub;
+        MPI_Comm_rank(0, &rank);
+        for (i = 0; i < 2; i++) MPI_Comm_split(0, rank < i, rank, &sub);
+        if (rank < i) ;
+        return 0; }""")
+    assert rd.reason("main", conds(ast, "main")[-1], "sub") is not None
+
+
+def test_root_bounded_by_the_size_of_a_member_only_loop() -> None:
+    """MTest: ranks outside the subcommunicator skip; the root loops to its size."""
+    rd, ast = analyse("""int MPI_COMM_NULL;
+    int next(MPI_Comm *c);
+    int main(void) { int rank, size, root; MPI_Comm comm = 0;
+        MPI_Comm_rank(0, &rank);
+        while (next(&comm)) {
+            if (rank == 0) comm = MPI_COMM_NULL;
+            if (comm == MPI_COMM_NULL) continue;
+            MPI_Comm_size(comm, &size);
+            for (root = 0; root < size; root++) ;
+        }
+        return 0; }""")
+    *_, null_test, root_loop = conds(ast, "main")
+    assert rd.reason("main", root_loop) is not None
+    assert rd.reason("main", root_loop, "comm") is None
+    assert rd.reason("main", null_test, "comm") is None

@@ -1,0 +1,352 @@
+"""Expressions: why an expression may evaluate differently on different processes,
+with the side effects of evaluating it (writes, points-to, calls)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from pycparser import c_ast
+
+from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
+from mpicc_wrap.analysis.rankdep.locations import (
+    Ctl,
+    Field,
+    FunctionFacts,
+    Loc,
+    Local,
+    Param,
+    Ret,
+    Target,
+    callee,
+    deref,
+)
+from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
+from mpicc_wrap.frontend import positions
+from mpicc_wrap.model import FunctionSummary
+
+__all__ = ["Expressions"]
+
+# How a seed of each catalogue kind is described in a reason.
+_KIND_REASON = {
+    "rank": "depends on the process rank ({name} at {loc})",
+    "p2p-recv": "depends on data received by {name} at {loc}",
+}
+_DEFAULT_KIND_REASON = "depends on a per-process result of {name} at {loc}"
+
+
+def _source(name: str, nargs: int) -> tuple[bool, set[int]] | None:
+    """For a per-process library function: (result is per-process, output arg indexes)."""
+    entry = catalogue.rank_source(name)
+    if entry is None:
+        return None
+    outs = set(entry.args)
+    if entry.args_from is not None:
+        outs |= set(range(entry.args_from, nargs))
+    return entry.returns, outs
+
+
+def _rank_env(e: c_ast.FuncCall, args: list[c_ast.Node]) -> bool:
+    """True for getenv("PMI_RANK") and other launcher rank variables."""
+    if callee(e) != "getenv" or len(args) != 1:
+        return False
+    arg = args[0]
+    return (isinstance(arg, c_ast.Constant) and arg.type == "string"
+            and catalogue.is_rank_env(arg.value.strip('"')))
+
+
+def join(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
+    return {**b, **a}
+
+
+class Expressions(PointsTo, c_ast.NodeVisitor):
+    """``_value(e)``: None if ``e`` has one value on all ranks, else a short reason.
+    Dispatch is pycparser's ``NodeVisitor``: ``visit_<Node>`` returns the reason;
+    nodes without a method are judged by their children (``generic_visit``)."""
+
+    STATEMENTS: frozenset[str] = frozenset()  # node types walked as statements
+
+    def __init__(self, funcs: dict[str, FunctionFacts], global_scalars: set[str],
+                 external: dict[str, FunctionSummary], loc: Callable[[int], str]) -> None:
+        super().__init__(funcs, global_scalars)
+        self._external = external
+        self._loc = loc
+        self._seen: dict[int, str | None] = {}  # id(expression) -> reason
+        self._ever: dict[str, dict[str, str]] = {n: {} for n in funcs}
+        self._env: dict[str, str] = {}
+        self._entry: dict[str, str] = {}  # env at the innermost switch's entry
+        self._ctrl: str | None = None
+        self._entry_ctrl: str | None = None  # the function is called under this gate
+        self._weak = 0
+        # Relative solve (communicators.py): the handle location of the communicator
+        # within which values are judged, the handle names of the MPI library, and per
+        # function the texts of expressions uniform within it (split colours).
+        self._within: Loc | None = None
+        self._handle_names: dict[str, str] = {}
+        self._colours: dict[str, set[str]] = {}
+
+    def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
+        raise NotImplementedError  # statements.Statements
+
+    @contextmanager
+    def _gated(self, reason: str | None, weak: bool = False) -> Iterator[None]:
+        saved = self._ctrl
+        self._ctrl = saved or reason
+        self._weak += int(weak)
+        try:
+            yield
+        finally:
+            self._ctrl = saved
+            self._weak -= int(weak)
+
+    # -- values -------------------------------------------------------------------------
+
+    def _value(self, e: c_ast.Node | None) -> str | None:
+        """Reason why ``e`` is multi-valued (None: single-valued); applies side effects."""
+        if e is None:
+            return None
+        r = (self.generic_visit(e) if type(e).__name__ in self.STATEMENTS
+             else self.visit(e))
+        if r and self._colours and self._func is not None and isinstance(
+                e, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.ID)) and (
+                positions.c_text(e) in self._colours.get(self._func.name, ())):
+            r = None  # the split colour of the communicator judged against
+        if not self.store.readonly:
+            if r:
+                self._seen[id(e)] = r
+            else:
+                self._seen.setdefault(id(e), None)
+        return r
+
+    def generic_visit(self, node: c_ast.Node) -> str | None:
+        reason = None
+        for child in node:
+            if type(child).__name__ in self.STATEMENTS:
+                self._stmt(child)
+            else:
+                reason = self._value(child) or reason
+        return reason
+
+    def visit_Constant(self, e: c_ast.Constant) -> str | None:
+        return None
+
+    def visit_Typename(self, e: c_ast.Node) -> str | None:
+        return None
+
+    visit_TypeOfExpression = visit_TypeOfDeclaration = visit_Typename
+
+    def visit_Cast(self, e: c_ast.Cast) -> str | None:
+        return self._value(e.expr)
+
+    def visit_ID(self, e: c_ast.ID) -> str | None:
+        kind, name = self._target(e.name)
+        return self._env.get(name) if kind == "env" else self.store.get(name)  # type: ignore[arg-type]
+
+    def visit_BinaryOp(self, e: c_ast.BinaryOp) -> str | None:
+        left = self._value(e.left)
+        if e.op in ("&&", "||"):
+            with self._gated(left, weak=True):
+                right = self._value(e.right)
+            return left or right
+        right = self._value(e.right)
+        if self._within is not None and e.op in ("==", "!=") and self._null_test(e):
+            return None  # constant on every member of the communicator
+        return right or left
+
+    def _null_test(self, e: c_ast.BinaryOp) -> bool:
+        """``h == MPI_COMM_NULL`` (either order) for the handle ``h`` judged against."""
+        for h, other in ((e.left, e.right), (e.right, e.left)):
+            if (handle_location(self._func, h) == self._within
+                    and is_comm_null(other, self._handle_names)):
+                return True
+        return False
+
+    def visit_UnaryOp(self, e: c_ast.UnaryOp) -> str | None:
+        if e.op in ("sizeof", "_Alignof", "__alignof__"):
+            return None
+        if e.op == "&":
+            return self._lvalue(e.expr)[1]
+        if e.op in ("++", "--", "p++", "p--"):
+            targets, where = self._lvalue(e.expr)
+            r = self._value_of_targets(targets) or where
+            self._write(targets, r, strong=False)
+            return r or self._ctrl
+        inner = self._value(e.expr)
+        if e.op == "*":
+            return inner or self.store.first(self._pointees(e.expr))
+        return inner
+
+    def visit_TernaryOp(self, e: c_ast.TernaryOp) -> str | None:
+        cond = self._value(e.cond)
+        with self._gated(cond, weak=True):
+            t = self._value(e.iftrue)
+            f = self._value(e.iffalse)
+        return cond or t or f
+
+    def visit_Assignment(self, e: c_ast.Assignment) -> str | None:
+        r = self._value(e.rvalue)
+        targets, where = self._lvalue(e.lvalue)
+        if e.op != "=":
+            r = r or self._value_of_targets(targets)
+        r = r or where
+        self._write(targets, r, strong=e.op == "=")
+        self._point(targets, self._pointees(e.rvalue))
+        return r or self._ctrl
+
+    def visit_ArrayRef(self, e: c_ast.ArrayRef) -> str | None:
+        sub = self._value(e.subscript)
+        base = self._value(e.name)
+        return sub or base or self.store.first(self._pointees(e.name))
+
+    def visit_StructRef(self, e: c_ast.StructRef) -> str | None:
+        if e.type == "->":
+            base = self._value(e.name) or self.store.first(self._pointees(e.name))
+        else:
+            base = self._value(e.name)
+        return self.store.get(Field(e.field.name)) or base
+
+    def visit_ExprList(self, e: c_ast.ExprList) -> str | None:
+        reasons = [self._value(x) for x in e.exprs]
+        return reasons[-1] if reasons else None
+
+    # -- writes -------------------------------------------------------------------------
+
+    def _point(self, targets: list[Target], pointees: set[Loc]) -> None:
+        if pointees:
+            for _, name in targets:
+                loc = self._key(name) if isinstance(name, str) else name
+                self.store.add_pts(loc, pointees)
+
+    def _value_of_targets(self, targets: list[Target]) -> str | None:
+        for _, name in targets:
+            r = self._env.get(name) if isinstance(name, str) else self.store.get(name)
+            if r:
+                return r
+        return None
+
+    def _lvalue(self, e: c_ast.Node) -> tuple[list[Target], str | None]:
+        """Locations written by an assignment to ``e``, and the reason the written place
+        itself differs between ranks (e.g. ``a[rank] = 0``)."""
+        if isinstance(e, c_ast.ID):
+            return [self._target(e.name)], None
+        if isinstance(e, c_ast.ArrayRef):
+            where = self._value(e.subscript) or self._value(e.name)
+            return [("loc", k) for k in sorted(self._pointees(e.name), key=str)], where
+        if isinstance(e, c_ast.UnaryOp) and e.op == "*":
+            return ([("loc", k) for k in sorted(self._pointees(e.expr), key=str)],
+                    self._value(e.expr))
+        if isinstance(e, c_ast.StructRef):
+            where = self._value(e.name) if e.type == "->" else self._lvalue(e.name)[1]
+            via_param = (e.type == "->" and isinstance(e.name, c_ast.ID) and self._func
+                         is not None and e.name.name in self._func.params)
+            return [("ploc" if via_param else "loc", Field(e.field.name))], where
+        if isinstance(e, c_ast.Cast):
+            return self._lvalue(e.expr)
+        return [], self._value(e)
+
+    def _write(self, targets: list[Target], reason: str | None, strong: bool) -> None:
+        reason = reason or self._ctrl
+        for kind, name in targets:
+            if not isinstance(name, str):
+                outside = self._entry_ctrl if not self._is_local_key(kind, name) else None
+                if reason or outside:
+                    self.store.mark(name, reason or outside or "")
+            elif reason:
+                self._env.setdefault(name, reason)
+                if self._func and not self.store.readonly:
+                    self._ever[self._func.name].setdefault(name, reason)
+            elif strong and not self._weak:
+                self._env.pop(name, None)
+
+    # -- calls --------------------------------------------------------------------------
+
+    def visit_FuncCall(self, e: c_ast.FuncCall) -> str | None:
+        name = callee(e)
+        args = list(e.args.exprs) if e.args is not None else []
+        values = [self._value(a) for a in args]
+        if name is not None and name in self._funcs:
+            return self._call_defined(name, args, values)
+        source = _source(name, len(args)) if name else None
+        if source is not None or _rank_env(e, args):
+            return self._call_source(e, args, source or (True, set()))
+        entry = catalogue.lookup(name) if name else None
+        if entry is not None:
+            return self._call_mpi(e, entry, args)
+        fn = None if name else self._value(e.name)
+        derived = next((r for r in values if r), None) or fn or next(
+            (r for a in args if (r := self.store.first(self._pointees(a)))), None)
+        summary = self._external.get(name or "")
+        if summary is not None and summary.returns_rank:
+            derived = derived or self._seed(e, f"depends on the process rank (returned by "
+                                               f"{name}() at {{loc}})")
+        if not catalogue.reads_only(name or ""):
+            for a in args:
+                self._write(self._out(a), derived, strong=False)
+        return derived
+
+    def _call_defined(self, name: str, args: list[c_ast.Node], values: list[str | None]
+                      ) -> str | None:
+        f = self._funcs[name]
+        gate = self._ctrl or self._entry_ctrl
+        if gate:  # its writes to non-local memory happen on some ranks only
+            self.store.mark(Ctl(name), gate)
+        for i, (arg, r) in enumerate(zip(args, values, strict=True)):
+            if i < len(f.params) and f.params[i]:
+                param = Local(name, f.params[i])
+                if r:
+                    self.store.mark(param, r)
+                    self.store.mark(Param(name, i), r)
+                self._pass_pointer(param, arg)
+        return self.store.get(Ret(name))
+
+    def _pass_pointer(self, param: Local, arg: c_ast.Node) -> None:
+        """``&x`` of a tracked local: x and the callee's ``*param`` exchange values
+        (x may be written by the call); any other pointer: the param points to it."""
+        while isinstance(arg, c_ast.Cast):
+            arg = arg.expr
+        f = self._func
+        if (f and isinstance(arg, c_ast.UnaryOp) and arg.op == "&"
+                and isinstance(arg.expr, c_ast.ID) and arg.expr.name in f.tracked):
+            name = arg.expr.name
+            if self._env.get(name):
+                self.store.mark(deref(param), self._env[name])
+            self._write([("env", name)], self.store.get(deref(param)), strong=False)
+        else:
+            self.store.add_pts(param, self._pointees(arg))
+            if self._ctrl:
+                self._write(self._out(arg), None, strong=False)
+
+    def _call_source(self, e: c_ast.FuncCall, args: list[c_ast.Node],
+                     source: tuple[bool, set[int]]) -> str | None:
+        reason = self._seed(e, "depends on {name}(), which differs between processes "
+                               "(at {loc})")
+        returns, outs = source
+        for i in sorted(outs):
+            if i < len(args):
+                self._write(self._out(args[i]), reason, strong=False)
+        return reason if returns else None
+
+    def _call_mpi(self, e: c_ast.FuncCall, entry: catalogue.MPIFunc,
+                  args: list[c_ast.Node]) -> str | None:
+        template = _KIND_REASON.get(entry.kind, _DEFAULT_KIND_REASON)
+        for i in entry.rank_outputs:
+            if i < len(args):
+                self._write(self._out(args[i]), self._seed(e, template), strong=False)
+        for i in entry.shared_outputs:
+            if i < len(args):
+                self._write(self._out(args[i]), None, strong=True)
+        return None
+
+    def _seed(self, e: c_ast.Node, template: str) -> str:
+        line = getattr(getattr(e, "coord", None), "line", 0) or 0
+        return template.format(name=callee(e) if isinstance(e, c_ast.FuncCall) else "",
+                               loc=self._loc(line))
+
+    def _out(self, arg: c_ast.Node) -> list[Target]:
+        """Locations a callee may write through argument ``arg``."""
+        if isinstance(arg, c_ast.Cast):
+            return self._out(arg.expr)
+        if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
+            return self._lvalue(arg.expr)[0]
+        return [("loc", k) for k in sorted(self._pointees(arg), key=str)]

@@ -1,0 +1,369 @@
+"""Abstract locations of the rank-dependence analysis, and the facts kept about them.
+
+A location is a typed, hashable value (``Local(fn, name)``, ``Global(name)``,
+``Field(name)``, ``Ret(fn)``, ``Param(fn, index)``, ``Ctl(fn)``, ``Deref(base, depth)``,
+``ANY``); two locations are equal only if they are the same kind of thing, so a local
+of a function named ``g`` never meets a global.  ``str(loc)`` spells the location as
+the analysis once keyed it (``l:f:x``, ``g:x``, ...): it fixes a deterministic order
+(the first reason found in that order is the one reported) and reads well in a debugger.
+
+``Store`` holds what the solver knows: the reason each location may differ between
+processes, the points-to sets, and which locations the unit being walked read and grew.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+__all__ = [
+    "ANY", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "Ctl", "Deref", "Field",
+    "FunctionFacts", "Global", "Loc", "Local", "Param", "PtsOf", "Ret", "Store", "deref",
+    "depth", "function_facts",
+]
+
+# k-limiting of access paths: ``*k`` is what k points to, ``**k`` everything reached
+# from k by two or more dereferences (a summary location: dereferencing it gives itself).
+MAX_DEREF = 2
+# Widening of points-to sets: a set of more than MAX_POINTEES locations becomes {ANY},
+# the location that stands for all memory (reading it is multi-valued as soon as any
+# location is; writing a per-process value into it makes all memory per-process).
+MAX_POINTEES = 96
+GAVE_UP = ("may differ between processes (the rank-dependence analysis reached its "
+           "iteration limit in this file and treats memory conservatively)")
+
+
+@dataclass(frozen=True, slots=True)
+class Local:
+    """A local variable or parameter ``name`` of function ``fn``."""
+
+    fn: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"l:{self.fn}:{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Global:
+    """A file-scope variable."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"g:{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """Every struct/union field called ``name``, in every object and function."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"field:{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ret:
+    """The return value of function ``fn``."""
+
+    fn: str
+
+    def __str__(self) -> str:
+        return f"r:{self.fn}"
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """Parameter ``index`` of ``fn`` at entry, as some in-TU call site passes it."""
+
+    fn: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"in:{self.fn}:{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ctl:
+    """The gate ``fn`` is called under (multi-valued: some ranks call it)."""
+
+    fn: str
+
+    def __str__(self) -> str:
+        return f"ctl:{self.fn}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deref:
+    """What ``base`` points to through ``depth`` dereferences (``depth == MAX_DEREF``:
+    everything reached through that many or more)."""
+
+    base: Local | Global | Field | Ret | Param | Ctl
+    depth: int
+
+    def __str__(self) -> str:
+        return "*" * self.depth + str(self.base)
+
+
+@dataclass(frozen=True, slots=True)
+class _Anywhere:
+    def __str__(self) -> str:
+        return "<any>"
+
+
+ANY = _Anywhere()  # all memory
+Loc = Local | Global | Field | Ret | Param | Ctl | Deref | _Anywhere
+
+
+@dataclass(frozen=True, slots=True)
+class PtsOf:
+    """The points-to set stored at ``loc`` (as a fact read or grown by a walk)."""
+
+    loc: Loc
+
+    def __str__(self) -> str:
+        return f"&{self.loc}"
+
+
+EVERYTHING = "<everything>"  # in a walk's changes: every unit must be walked again
+Fact = Loc | PtsOf | str
+
+
+def deref(loc: Loc) -> Loc:
+    """The abstract location that the pointer stored at ``loc`` points to, k-limited
+    to ``MAX_DEREF`` dereferences so that the set of locations is finite."""
+    if isinstance(loc, Deref):
+        return loc if loc.depth >= MAX_DEREF else Deref(loc.base, loc.depth + 1)
+    if isinstance(loc, _Anywhere):
+        return ANY
+    return Deref(loc, 1)
+
+
+def depth(loc: Loc) -> int:
+    """Number of dereferences in ``loc``."""
+    return loc.depth if isinstance(loc, Deref) else 0
+
+
+def base(loc: Loc) -> Loc:
+    return loc.base if isinstance(loc, Deref) else loc
+
+
+class Store:
+    """Facts about locations.  They only grow: a reason once set stays; a points-to
+    set only gains locations and is widened to ``{ANY}`` past ``MAX_POINTEES``."""
+
+    def __init__(self) -> None:
+        self.multi: dict[Loc, str] = {}  # location -> reason it may differ
+        self.pts: dict[Loc, set[Loc]] = {}  # location -> pointees
+        self.fallback: str | None = None  # set when ANY got a per-process value
+        self.gave_up = False  # the solver hit its walk cap
+        self.reads: set[Fact] = set()  # facts read by the unit being walked
+        self.changed: set[Fact] = set()  # facts that grew during that walk
+        self.readonly = False  # answering a query: record nothing
+
+    def get(self, loc: Loc) -> str | None:
+        """Reason ``loc`` is multi-valued (recorded as read by the current unit);
+        ``ANY`` is multi-valued as soon as some location is."""
+        self.reads.add(loc)
+        if loc is ANY:
+            return self.fallback or next(iter(self.multi.values()), None)
+        return self.multi.get(loc) or self.fallback
+
+    def pts_of(self, loc: Loc) -> set[Loc]:
+        """Pointees stored at ``loc`` (recorded as read by the current unit)."""
+        self.reads.add(PtsOf(loc))
+        return self.pts.get(loc, set())
+
+    def mark(self, loc: Loc, reason: str) -> None:
+        if self.readonly:
+            return
+        if loc is ANY:  # a per-process value written anywhere: all memory differs
+            if self.fallback is None:
+                self.fallback = reason
+                self.changed.add(EVERYTHING)
+        elif loc not in self.multi:
+            self.multi[loc] = reason
+            self.changed.update((loc, ANY))
+
+    def add_pts(self, loc: Loc, pointees: set[Loc]) -> None:
+        known = self.pts.setdefault(loc, set())
+        if ANY in known or pointees <= known or self.readonly:
+            return
+        known |= pointees
+        if len(known) > MAX_POINTEES or ANY in known:
+            self.pts[loc] = {ANY}
+        self.changed.add(PtsOf(loc))
+
+    def first(self, locs: set[Loc]) -> str | None:
+        """The reason of the first multi-valued location of ``locs`` (in key order)."""
+        return next((r for k in sorted(locs, key=str) if (r := self.get(k))), None)
+
+
+# -- facts about each function, gathered before the fixed point ---------------------------
+
+_BUILTIN_TYPES = frozenset({"void", "char", "short", "int", "long", "float", "double",
+                            "signed", "unsigned", "_Bool", "__int128", "_Complex"})
+
+
+@dataclass
+class FunctionFacts:
+    """Scopes of one function definition: which names are locals, which are tracked
+    flow-sensitively, which cannot hold a pointer."""
+
+    name: str
+    params: list[str]
+    body: c_ast.Node
+    locals: set[str]
+    tracked: set[str]
+    scalars: set[str]  # locals that cannot hold a pointer
+    returns_scalar: bool
+    has_goto: bool
+    calls: list[str]  # names of the functions it calls, in order
+
+
+def is_scalar(t: c_ast.Node | None) -> bool:
+    """True for a built-in arithmetic type (``int``, ``unsigned long``...): a variable of
+    it holds no pointer.  Typedef names may hide pointers, so they are not scalars."""
+    names: list[str] = getattr(getattr(t, "type", None), "names", None) or []
+    return type(t).__name__ in ("TypeDecl", "TypeDeclExt") and bool(names) and set(
+        names) <= _BUILTIN_TYPES
+
+
+def is_function_type(t: c_ast.Node) -> bool:
+    return type(t).__name__ in ("FuncDecl", "FuncDeclExt")
+
+
+def callee(call: c_ast.FuncCall) -> str | None:
+    return call.name.name if isinstance(call.name, c_ast.ID) else None
+
+
+def param_names(decl: c_ast.Decl) -> list[str]:
+    args = getattr(decl.type, "args", None)
+    names: list[str] = []
+    for p in getattr(args, "params", None) or []:
+        name = getattr(p, "name", None)
+        names.append(name if isinstance(name, str) else "")
+    return names
+
+
+class _Scan(c_ast.NodeVisitor):
+    """One pre-order pass over a body (not entering struct/union definitions)."""
+
+    def __init__(self) -> None:
+        self.has_goto = False
+        self.decls: list[c_ast.Decl] = []
+        self.calls: list[str] = []
+        self.call_args: set[int] = set()  # ids of direct arguments of named calls
+        self.address_of: list[c_ast.UnaryOp] = []
+
+    def visit_Struct(self, node: c_ast.Node) -> None:
+        pass
+
+    visit_Union = visit_Struct
+
+    def visit_Goto(self, node: c_ast.Goto) -> None:
+        self.has_goto = True
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        self.decls.append(node)
+        self.generic_visit(node)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        name = callee(node)
+        if name is not None:
+            self.calls.append(name)
+            if node.args is not None:
+                self.call_args.update(id(a) for a in node.args.exprs)
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op == "&" and isinstance(node.expr, c_ast.ID):
+            self.address_of.append(node)
+        self.generic_visit(node)
+
+
+def function_facts(defn: c_ast.FuncDef) -> FunctionFacts:
+    params = param_names(defn.decl)
+    scan = _Scan()
+    scan.visit(defn.body)
+    local = {p for p in params if p}
+    decl_params = getattr(getattr(defn.decl.type, "args", None), "params", None) or []
+    scalars = {p.name for p in decl_params if isinstance(p, c_ast.Decl) and is_scalar(p.type)}
+    arrays_or_static: set[str] = set()
+    for node in scan.decls:
+        if node.name and not is_function_type(node.type):
+            local.add(node.name)
+            if is_scalar(node.type):
+                scalars.add(node.name)
+            if isinstance(node.type, c_ast.ArrayDecl) or "static" in (node.storage or []):
+                arrays_or_static.add(node.name)
+    # Names whose address is taken other than as a direct argument of a named call
+    # (assumption: callees do not keep such pointers beyond the call).
+    escaping = {n.expr.name for n in scan.address_of if id(n) not in scan.call_args}
+    return FunctionFacts(
+        defn.decl.name, params, defn.body, local, local - arrays_or_static - escaping,
+        scalars, is_scalar(getattr(defn.decl.type, "type", None)), scan.has_goto,
+        scan.calls)
+
+
+def callers_first(funcs: dict[str, FunctionFacts]) -> list[str]:
+    """Function names with callers before their callees (reverse DFS postorder), so
+    that arguments and pointees flow down the call graph in one pass."""
+    calls = {name: [c for c in f.calls if c in funcs and c != name]
+             for name, f in funcs.items()}
+    order: list[str] = []
+    done: set[str] = set()
+    for root in funcs:
+        stack = [(root, iter(calls[root]))]
+        done.add(root)
+        while stack:
+            name, rest = stack[-1]
+            nxt = next((c for c in rest if c not in done), None)
+            if nxt is None:
+                order.append(name)
+                stack.pop()
+            else:
+                done.add(nxt)
+                stack.append((nxt, iter(calls[nxt])))
+    return order[::-1]
+
+
+# ("env", tracked local name) or ("loc", location) or ("ploc", a location reached
+# through a parameter: a field of ``param->``).
+Target = tuple[str, "str | Loc"]
+
+
+class Scope:
+    """Name resolution in the function being walked: a name is a tracked local (kept
+    in the walk's environment), a local location, or a global."""
+
+    def __init__(self, funcs: dict[str, FunctionFacts], global_scalars: set[str]) -> None:
+        self._funcs = funcs
+        self._global_scalars = global_scalars
+        self._func: FunctionFacts | None = None
+        self.store = Store()
+
+    def _key(self, name: str) -> Local | Global:
+        f = self._func
+        return Local(f.name, name) if f and name in f.locals else Global(name)
+
+    def _scalar(self, name: str) -> bool:
+        f = self._func
+        if f and name in f.locals:
+            return name in f.scalars
+        return name in self._global_scalars
+
+    def _target(self, name: str) -> Target:
+        f = self._func
+        return ("env", name) if f and name in f.tracked else ("loc", self._key(name))
+
+    def _is_local_key(self, kind: str, loc: str | Loc) -> bool:
+        """Memory of the current call (locals, what parameters point to): writes to it
+        are not gated by the gate the function is called under; the caller gates the
+        objects it passes by address itself (``_pass_pointer``)."""
+        f = self._func
+        b = base(loc) if not isinstance(loc, str) else None
+        return kind == "ploc" or (f is not None and isinstance(b, Local) and b.fn == f.name)

@@ -1,0 +1,76 @@
+"""Points-to sets of pointer values (Andersen-style, flow-insensitive, k-limited).
+
+No side effects: reading a pointer expression only records which facts were read.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from mpicc_wrap.analysis.rankdep.locations import (
+    ANY,
+    MAX_POINTEES,
+    Field,
+    Loc,
+    Ret,
+    Scope,
+    callee,
+    deref,
+)
+
+__all__ = ["PointsTo"]
+
+
+class PointsTo(Scope):
+    """``_pointees(e)``: the abstract locations the pointer value of ``e`` may point to."""
+
+    def _pointees(self, e: c_ast.Node | None) -> set[Loc]:
+        if isinstance(e, c_ast.ID):
+            if self._scalar(e.name):
+                return set()
+            return self._load({self._key(e.name)})
+        if isinstance(e, c_ast.UnaryOp) and e.op == "&":
+            return self._addr_of(e.expr)
+        if isinstance(e, (c_ast.ArrayRef, c_ast.UnaryOp)) and getattr(e, "op", "*") == "*":
+            inner = e.name if isinstance(e, c_ast.ArrayRef) else e.expr
+            return self._load(self._pointees(inner))
+        if isinstance(e, c_ast.StructRef):
+            return self._load({Field(e.field.name)})
+        if isinstance(e, c_ast.Cast):
+            return self._pointees(e.expr)
+        if isinstance(e, c_ast.BinaryOp):
+            return self._pointees(e.left) | self._pointees(e.right)
+        if isinstance(e, c_ast.TernaryOp):
+            return self._pointees(e.iftrue) | self._pointees(e.iffalse)
+        if isinstance(e, c_ast.Assignment):
+            return self._pointees(e.rvalue)
+        f = self._funcs.get(callee(e) or "") if isinstance(e, c_ast.FuncCall) else None
+        if f is not None and not f.returns_scalar:
+            return self._load({Ret(f.name)})
+        return set()
+
+    def _load(self, locs: set[Loc]) -> set[Loc]:
+        """Pointees of a pointer value stored at any of ``locs`` (widened to ``{ANY}``
+        past ``MAX_POINTEES``)."""
+        if ANY in locs:
+            return {ANY}
+        out: set[Loc] = set()
+        for k in locs:
+            out.add(deref(k))
+            out.update(self.store.pts_of(k))
+            if len(out) > MAX_POINTEES or ANY in out:
+                return {ANY}
+        return out
+
+    def _addr_of(self, e: c_ast.Node) -> set[Loc]:
+        if isinstance(e, c_ast.ID):
+            return {self._key(e.name)}
+        if isinstance(e, c_ast.ArrayRef):
+            return self._pointees(e.name)
+        if isinstance(e, c_ast.UnaryOp) and e.op == "*":
+            return self._pointees(e.expr)
+        if isinstance(e, c_ast.StructRef):
+            return {Field(e.field.name)}
+        if isinstance(e, c_ast.Cast):
+            return self._addr_of(e.expr)
+        return set()

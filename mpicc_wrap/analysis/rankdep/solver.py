@@ -1,0 +1,185 @@
+"""The fixed point over a TU's units (file-scope declarations, then each function),
+and the public questions asked of it."""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+
+from pycparser import c_ast
+
+from mpicc_wrap.analysis.rankdep.communicators import colour_facts, comm_location
+from mpicc_wrap.analysis.rankdep.locations import (
+    EVERYTHING,
+    GAVE_UP,
+    Ctl,
+    Fact,
+    Global,
+    Loc,
+    Local,
+    Param,
+    Ret,
+    callers_first,
+    function_facts,
+    is_scalar,
+)
+from mpicc_wrap.analysis.rankdep.statements import Statements
+from mpicc_wrap.model import FunctionSummary
+
+__all__ = ["WALKS_PER_UNIT", "WALKS_SLACK", "RankDependence"]
+
+# The solver walks every unit once, then again only when something it read grew.  Past
+# ``WALKS_PER_UNIT`` walks per unit on average (+ ``WALKS_SLACK``), every memory location
+# is treated as multi-valued and each unit is walked one last time (sound, imprecise).
+WALKS_PER_UNIT = 12
+WALKS_SLACK = 64
+
+
+class RankDependence(Statements):
+    """Multi-valued expression analysis of one TU (see the package docstring)."""
+
+    def __init__(self, ast: c_ast.FileAST, external: dict[str, FunctionSummary],
+                 loc: Callable[[int], str] | None = None,
+                 handle_names: dict[str, str] | None = None,
+                 within: Loc | None = None) -> None:
+        """``handle_names``: the MPI library's handle expansions (``MPI_COMM_NULL``...);
+        ``within``: solve relative to the communicator whose handle is stored there
+        (``communicators.py``; None: relative to MPI_COMM_WORLD)."""
+        defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
+        funcs = {d.decl.name: function_facts(d) for d in defs}
+        self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
+        super().__init__(funcs, {d.name for d in self._global_decls if is_scalar(d.type)},
+                         external, loc or (lambda line: f"line {line}"))
+        self._ast = ast
+        self._handle_names = handle_names or {}
+        self._within = within
+        self._relative: dict[Loc, RankDependence] = {}
+        if within is not None:
+            variables = {d.name for d in self._global_decls if d.name}
+            self._colours = {n: c for n, f in funcs.items()
+                             if (c := colour_facts(f, within, variables))}
+        self.walks = 0  # unit walks the solver made (for the stress tests)
+        self._solve()
+
+    # -- public API ---------------------------------------------------------------------
+
+    def reason(self, func_name: str, expr: c_ast.Node, comm: str = "") -> str | None:
+        """None if ``expr`` has one value on all ranks, else a short human reason.
+        With ``comm`` (the C text of a communicator handle in ``func_name``): None if
+        ``expr`` has one value on all members of that communicator."""
+        world = self._reason(func_name, expr)
+        if world is None or not comm or self._within is not None:
+            return world
+        within = comm_location(self._funcs.get(func_name), comm, self._handle_names)
+        if within is None:
+            return world
+        if within not in self._relative:
+            self._relative[within] = RankDependence(
+                self._ast, self._external, self._loc, self._handle_names, within)
+        return self._relative[within]._reason(func_name, expr)
+
+    def _reason(self, func_name: str, expr: c_ast.Node) -> str | None:
+        if id(expr) in self._seen:
+            return self._seen[id(expr)]
+        self._enter(func_name, self._ever.get(func_name, {}))
+        self.store.readonly = True
+        try:
+            return self._value(expr)
+        finally:
+            self.store.readonly = False
+
+    def returns_rank(self, func_name: str) -> bool:
+        """True if the function's return value may differ between ranks."""
+        return Ret(func_name) in self.store.multi or self.store.fallback is not None
+
+    @property
+    def gave_up(self) -> bool:
+        """True if the solver hit its walk cap and answered conservatively."""
+        return self.store.fallback is not None
+
+    def rank_params(self, func_name: str) -> list[int]:
+        """Parameters multi-valued because an in-TU call site passes a multi-valued
+        argument (by index)."""
+        f = self._funcs.get(func_name)
+        if f is None:
+            return []
+        return [i for i in range(len(f.params))
+                if Param(func_name, i) in self.store.multi or self.store.fallback]
+
+    def multi_valued_vars(self, func_name: str) -> set[str]:
+        """Variable names that may be multi-valued somewhere in the function."""
+        f = self._funcs.get(func_name)
+        local = f.locals if f else set()
+        names = set(self._ever.get(func_name, {}))
+        names |= {n for n in local if Local(func_name, n) in self.store.multi}
+        names |= {k.name for k in self.store.multi
+                  if isinstance(k, Global) and k.name not in local}
+        return names
+
+    # -- fixed point ----------------------------------------------------------------------
+
+    def _solve(self) -> None:
+        """Walk units (file-scope declarations "", then each function) until no
+        location grows; a unit is walked again only when a location it read grew.
+
+        Termination: locations are finite (names of the TU, k-limited by ``deref``), the
+        facts about them only grow (a reason once set stays; points-to sets only gain
+        locations), so the fixed point exists; the walk cap bounds the time to reach it.
+        """
+        readers: dict[Fact, set[str]] = {}
+        units = ["", *callers_first(self._funcs)]
+        work = collections.deque(units)
+        pending = set(work)
+        cap = WALKS_PER_UNIT * len(units) + WALKS_SLACK
+        while work:
+            if self.walks >= cap:
+                self._give_up(units)
+                return
+            unit = work.popleft()
+            pending.discard(unit)
+            self.store.reads, self.store.changed = set(), set()
+            self._walk_unit(unit)
+            self.walks += 1
+            for key in self.store.reads:
+                readers.setdefault(key, set()).add(unit)
+            changed = self.store.changed
+            woken = set(units) if EVERYTHING in changed else set().union(
+                *(readers.get(k, set()) for k in changed))
+            for again in sorted(woken - pending):
+                work.append(again)
+                pending.add(again)
+
+    def _give_up(self, units: list[str]) -> None:
+        """The walk cap was hit: every memory location is multi-valued from now on
+        (``Store.get``), and one more walk of each unit recomputes its locals from that."""
+        self.store.fallback = GAVE_UP
+        self.store.gave_up = True
+        for unit in units:
+            self._walk_unit(unit)
+            self.walks += 1
+
+    def _walk_unit(self, unit: str) -> None:
+        if not unit:
+            self._enter(None, {})
+            for decl in self._global_decls:
+                self.visit_Decl(decl)
+            return
+        f = self._funcs[unit]
+        self._loops = {}
+        self._enter(f.name, {p: r for p in f.params
+                             if p in f.tracked and (r := self.store.get(Local(f.name, p)))})
+        self._entry_ctrl = self.store.get(Ctl(f.name))
+        self._weak = 1 if f.has_goto else 0
+        snapshot: dict[str, str] | None = None
+        while snapshot != self._env:  # goto may jump back: repeat until stable
+            snapshot = dict(self._env)
+            self._stmt(f.body)
+            if not f.has_goto:
+                break
+        self._weak = 0
+
+    def _enter(self, func: str | None, env: dict[str, str]) -> None:
+        self._func = self._funcs.get(func) if func else None
+        self._env = dict(env)
+        self._ctrl = None
+        self._entry_ctrl = None
