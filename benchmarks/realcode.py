@@ -88,27 +88,37 @@ PROJECTS: dict[str, Project] = {
           "-DEXAMPLES_ENABLE_CXX=OFF", "-DBUILD_FORTRAN_MODULE_INTERFACE=OFF",
           "-DEXAMPLES_INSTALL=OFF", "-DBUILD_SHARED_LIBS=OFF"]],
         [[*MAKE, "-C", "build-rc"]], [["make", "-C", "build-rc", "clean"]],
-        "CMake, MPI vectors, C examples [recipe not run yet]"),
+        "CMake, ENABLE_MPI: all of src/ and the C examples (serial ones included)"),
     "hdf5": Project(
         "hdf5", ".",
         [["./configure", "CC={cc}", "--enable-parallel", "--disable-fortran", "--disable-cxx",
-          "--disable-java", "--disable-hl", "--disable-shared"]], [MAKE], MAKE_CLEAN,
-        "parallel build: library, tools, test and testpar [recipe not run yet]"),
+          "--disable-java", "--disable-hl", "--disable-shared"]],
+        [[*MAKE, "-C", "src"], [*MAKE, "-C", "test", "libh5test.la"], [*MAKE, "-C", "testpar"]],
+        [["make", "-k", "-C", d, "clean"] for d in ("src", "test", "testpar")],
+        "parallel build: src/ and testpar/ (and test/'s libh5test); not the serial "
+        "tests or tools"),
     "fftw3": Project(
         "fftw3", ".",
         [["./configure", "CC=gcc", "MPICC={cc}", "--enable-mpi", "--disable-fortran",
           "--disable-doc"], ["make", "-j{jobs}"]],
         [[*MAKE, "-C", "mpi"]], [["make", "-C", "mpi", "clean"]],
-        "serial library built once with gcc; only mpi/ is timed [recipe not run yet]"),
+        "serial library built once with gcc; only mpi/ (compiled with MPICC) is timed"),
     "scotch": Project(
         "scotch", "src",
-        [["sh", "-c", "sed -e 's/^CCS\\s*=.*/CCS = gcc/' -e 's/^CCP\\s*=.*/CCP = {cc}/' "
-          "-e 's/^CCD\\s*=.*/CCD = {cc}/' Make.inc/Makefile.inc.x86-64_pc_linux2 "
+        [["sh", "-c", "sed -e 's|^CCS\\s*=.*|CCS = gcc|' -e 's|^CCP\\s*=.*|CCP = {cc}|' "
+          "-e 's|^CCD\\s*=.*|CCD = {cc}|' Make.inc/Makefile.inc.x86-64_pc_linux2 "
           "> Makefile.inc"]],
         [[*MAKE, "ptscotch"]], [["make", "-k", "realclean"]],
-        "PT-Scotch (make ptscotch) [recipe not run yet]"),
+        "PT-Scotch (make ptscotch): the sequential libscotch is compiled with gcc (CCS), "
+        "only the parallel sources and tools with CCP"),
+    "p4est": Project(
+        "p4est", ".",
+        [["./bootstrap"],
+         ["./configure", "CC={cc}", "--enable-mpi", "--disable-shared", "--without-blas"]],
+        [MAKE], MAKE_CLEAN,
+        "p4est and its bundled libsc, MPI on; library, examples and tests as make builds them"),
 }
-DEFAULT_PROJECTS = ["hypre", "mpich-tests", "pnetcdf", "sundials", "hdf5", "fftw3", "scotch"]
+DEFAULT_PROJECTS = ["hypre", "pnetcdf", "hdf5", "fftw3", "scotch", "sundials", "p4est"]
 
 CC_SCRIPT = r"""#!/bin/sh
 # CC of the realcode builds. REALCODE_MODE=wrap: mpicc-wrap under a timeout, logged;
