@@ -278,7 +278,8 @@ class Harness:
         env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
         return env
 
-    def project(self, name: str, pairs: int, collect_only: bool = False) -> Result:
+    def project(self, name: str, pairs: int, collect_only: bool = False,
+                configure_only: bool = False) -> Result:
         """Configure once, then ``pairs`` alternating clean builds plain / mpicc-wrap."""
         spec = PROJECTS[name]
         result = Result(name, spec.note)
@@ -305,6 +306,8 @@ class Harness:
                     result.error = f"configure failed: {' '.join(cmd)} (see {out['configure']})"
                     return result
             stamp.touch()
+        if configure_only:
+            return result
         for i in range(max(pairs, 1)):
             for mode in ("plain", "wrap") if pairs else ("wrap",):
                 env = self.env(mode, name)
@@ -432,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="alternating build pairs (0: one mpicc-wrap build, no ratio)")
     parser.add_argument("--collect", action="store_true",
                         help="no builds: summarise the logs and reports already in WORKDIR")
+    parser.add_argument("--configure", action="store_true",
+                        help="fetch and configure only (untimed), no builds")
     parser.add_argument("--jobs", type=int, default=2, help="make -j")
     parser.add_argument("--timeout", type=float, default=180, help="seconds per wrapped compile")
     parser.add_argument("--slow", type=float, default=5, help="list compiles slower than this")
@@ -446,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     results, rows = [], []
     for name in names:
         try:
-            result = harness.project(name, args.pairs, args.collect)
+            result = harness.project(name, args.pairs, args.collect, args.configure)
         except (BenchError, subprocess.CalledProcessError, OSError) as err:
             result = Result(name, PROJECTS[name].note, error=str(err))
         results.append(result)
