@@ -122,9 +122,13 @@ DEFAULT_PROJECTS = ["hypre", "pnetcdf", "hdf5", "fftw3", "scotch", "sundials", "
 
 CC_SCRIPT = r"""#!/bin/sh
 # CC of the realcode builds. REALCODE_MODE=wrap: mpicc-wrap under a timeout, logged;
-# on timeout or failure the compile is redone with plain mpicc.
+# on timeout or failure the compile is redone with plain mpicc.  REALCODE_LINKS=plain:
+# link steps go to plain mpicc (no link-time findings, no relink).
 real='@MPICC@'
 [ "$REALCODE_MODE" = wrap ] || exec "$real" "$@"
+if [ "$REALCODE_LINKS" = plain ]; then  # links (no -c/-S/-E) with plain mpicc
+  case " $* " in *" -c "*|*" -S "*|*" -E "*) ;; *) exec "$real" "$@" ;; esac
+fi
 err=$(mktemp "${TMPDIR:-/tmp}/realcode-cc.XXXXXX") || exit 1
 t0=$(date +%s.%N)
 MPICC_WRAP_CC="$real" timeout -k 10 "$REALCODE_TIMEOUT" '@WRAP@' "$@" 2>"$err"
@@ -254,12 +258,13 @@ def percentile(values: list[float], share: float) -> float:
 class Harness:
     """Builds projects under one work directory."""
 
-    def __init__(self, workdir: Path, jobs: int, timeout: float) -> None:
+    def __init__(self, workdir: Path, jobs: int, timeout: float, links: str = "wrap") -> None:
         self.workdir = workdir
         self.results = workdir / "results"
         self.results.mkdir(parents=True, exist_ok=True)
         self.jobs = jobs
         self.timeout = timeout
+        self.links = links
         self.cc = workdir / "realcode-cc"
         script = CC_SCRIPT.replace("@MPICC@", tool("mpicc")).replace("@WRAP@", tool("mpicc-wrap"))
         if not self.cc.is_file() or self.cc.read_text() != script:  # a build may be using it
@@ -272,6 +277,7 @@ class Harness:
 
     def env(self, mode: str, name: str) -> dict[str, str]:
         env = dict(os.environ, REALCODE_MODE=mode, REALCODE_TIMEOUT=str(self.timeout),
+                   REALCODE_LINKS=self.links,
                    REALCODE_LOG=str(self.results / f"{name}.compiles.tsv"),
                    MPICC_WRAP_RESULT_CACHE="0",
                    MPICC_WRAP_REPORT=str(self.results / f"{name}.report.jsonl"))
@@ -413,6 +419,11 @@ def details(result: Result, slow: float) -> str:
     for c in sorted(result.compiles, key=lambda c: -c.seconds):
         if c.kind == "timeout" or c.seconds > slow:
             lines.append(f"  {c.kind} {c.seconds:.1f} s: (cd {c.cwd} && mpicc {c.args})")
+    reasons: dict[str, int] = {}
+    for _, reason in result.skipped:
+        reasons[reason] = reasons.get(reason, 0) + 1
+    lines += [f"  skip reason ({count} TUs): {reason}" for reason, count in
+              sorted(reasons.items(), key=lambda item: -item[1])]
     lines += [f"  skipped {file}: {reason}" for file, reason in result.skipped]
     lines += ["  mpicc-wrap failed, mpicc ok:\n    " + f.strip().replace("\n", "\n    ")
               for f in result.wrap_failures]
@@ -439,6 +450,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="fetch and configure only (untimed), no builds")
     parser.add_argument("--jobs", type=int, default=2, help="make -j")
     parser.add_argument("--timeout", type=float, default=180, help="seconds per wrapped compile")
+    parser.add_argument("--links", choices=("wrap", "plain"), default="wrap",
+                        help="plain: link steps use plain mpicc (mpicc-wrap's link-time "
+                        "relink recompiles library members with deferred findings for "
+                        "every executable, which can take minutes per link)")
     parser.add_argument("--slow", type=float, default=5, help="list compiles slower than this")
     parser.add_argument("--nice", type=int, default=10, help="niceness of the builds")
     parser.add_argument("--workdir", type=Path, default=workdir_default())
@@ -447,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := [n for n in names if n not in PROJECTS]:
         parser.error(f"unknown project(s): {', '.join(unknown)}")
     os.nice(args.nice)
-    harness = Harness(args.workdir.resolve(), args.jobs, args.timeout)
+    harness = Harness(args.workdir.resolve(), args.jobs, args.timeout, args.links)
     results, rows = [], []
     for name in names:
         try:
@@ -460,7 +475,10 @@ def main(argv: list[str] | None = None) -> int:
             {"row": dict(zip(HEADER, rows[-1], strict=True)), **vars(result),
              "compiles": [vars(c) for c in result.compiles]}, indent=1))
         log("\n" + table(rows[-1:]))
-    summary = table(rows) + "\n" + "".join(details(r, args.slow) for r in results)
+    settings = (f"make -j{args.jobs}, --pairs {args.pairs}, --timeout {args.timeout:g} s per "
+                f"compile, links: {args.links}, niceness {args.nice}\n")
+    summary = (settings + table(rows) + "\n"
+               + "".join(details(r, args.slow) for r in results))
     warnings = [w for r in results for w in r.warnings]
     summary += f"\n{len(warnings)} warning(s) in all: {harness.results / 'warnings.txt'}\n"
     (harness.results / "warnings.txt").write_text("".join(w + "\n" for w in warnings))
