@@ -123,11 +123,12 @@ DEFAULT_PROJECTS = ["hypre", "pnetcdf", "hdf5", "fftw3", "scotch", "sundials", "
 CC_SCRIPT = r"""#!/bin/sh
 # CC of the realcode builds. REALCODE_MODE=wrap: mpicc-wrap under a timeout, logged;
 # on timeout or failure the compile is redone with plain mpicc.  REALCODE_LINKS=plain:
-# link steps go to plain mpicc (no link-time findings, no relink).
+# link steps go to plain mpicc with the checker runtime archive that mpicc-wrap would
+# add (instrumented objects need it), without mpicc-wrap's link-time findings and relink.
 real='@MPICC@'
 [ "$REALCODE_MODE" = wrap ] || exec "$real" "$@"
-if [ "$REALCODE_LINKS" = plain ]; then  # links (no -c/-S/-E) with plain mpicc
-  case " $* " in *" -c "*|*" -S "*|*" -E "*) ;; *) exec "$real" "$@" ;; esac
+if [ "$REALCODE_LINKS" = plain ]; then  # links (no -c/-S/-E): plain mpicc + checker runtime
+  case " $* " in *" -c "*|*" -S "*|*" -E "*) ;; *) exec "$real" "$@" '@RUNTIME@' ;; esac
 fi
 err=$(mktemp "${TMPDIR:-/tmp}/realcode-cc.XXXXXX") || exit 1
 t0=$(date +%s.%N)
@@ -237,6 +238,18 @@ def fetch(package: str, srcdir: Path) -> Path:
     return found[-1]
 
 
+def runtime_archive(wrap: str, mpicc: str) -> str:
+    """The checker runtime archive mpicc-wrap links into programs (built if needed)."""
+    python = Path(wrap).parent / "python"
+    code = ("import sys; from mpicc_wrap import runtime_build, switches; "
+            "print(runtime_build.link_args([sys.argv[1]], switches.Options.from_env())[0])")
+    done = subprocess.run([str(python if python.exists() else sys.executable), "-c", code,
+                           mpicc], capture_output=True, text=True, check=False)
+    if done.returncode != 0 or not done.stdout.strip():
+        raise BenchError(f"cannot locate the checker runtime: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
 def read_log(path: Path) -> list[Compile]:
     """The wrap-mode compiles recorded by realcode-cc."""
     compiles = []
@@ -266,7 +279,9 @@ class Harness:
         self.timeout = timeout
         self.links = links
         self.cc = workdir / "realcode-cc"
-        script = CC_SCRIPT.replace("@MPICC@", tool("mpicc")).replace("@WRAP@", tool("mpicc-wrap"))
+        script = (CC_SCRIPT.replace("@MPICC@", tool("mpicc"))
+                  .replace("@WRAP@", tool("mpicc-wrap"))
+                  .replace("@RUNTIME@", runtime_archive(tool("mpicc-wrap"), tool("mpicc"))))
         if not self.cc.is_file() or self.cc.read_text() != script:  # a build may be using it
             self.cc.write_text(script)
             self.cc.chmod(0o755)
