@@ -1,7 +1,8 @@
 """Real-code corpus: build Debian source packages of MPI C projects with mpicc-wrap.
 
     python benchmarks/realcode.py [--projects hypre,pnetcdf,...] [--small] [--pairs 1]
-                                  [--jobs 2] [--timeout 180] [--workdir DIR]
+                                  [--jobs 2] [--timeout 180] [--links wrap|plain]
+                                  [--configure] [--collect] [--workdir DIR]
 
 For each project: fetch it with ``apt-get source`` (adding a deb-src entry first if
 none works and we are root), configure it once with plain mpicc, then run alternating
@@ -20,6 +21,16 @@ mpicc-wrap/mpicc, warnings) and then the details.  Writes under WORKDIR/results:
 (file:line: message, for triage), and the build logs and JSON reports.  WORKDIR
 defaults to ``$REALCODE_WORKDIR``, else ``$XDG_CACHE_HOME/mpicc-wrap-realcode``.
 ``--collect`` only re-reads those files (e.g. after an interrupted run).
+``--configure`` only fetches and configures.  ``--links plain`` gives link steps to
+plain mpicc plus the checker runtime archive: mpicc-wrap's link-time relink recompiles
+library members with deferred findings once per executable, over two minutes per
+p4est example in 2026-11, so the per-TU figures are taken without it.
+
+Build dependencies (Debian): dpkg-dev (apt-get source) and a deb-src entry; autoconf,
+automake, libtool, m4 (pnetcdf's autoreconf, p4est's bootstrap); flex, bison and
+zlib1g-dev (scotch); cmake (sundials).  hypre, hdf5 and fftw3 need only make and gcc.
+Triage of the warnings: realcode-triage.md; minimal reproductions of the false ones:
+realcode-fp/.
 
 ``--small`` builds hypre's ``src/utilities`` only (34 TUs, two of which hang the
 analysis as of 2026-11), end to end, for CI.
