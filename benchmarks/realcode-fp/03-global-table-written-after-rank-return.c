@@ -4,7 +4,7 @@
  * In ncmpi_open, rank 0 alone may return early -- only when nprocs == 1 -- and later
  * new_id_PNCList() stores the new file into the global table pnc_filelist[].  The
  * analysis then takes the global table as per-process, so PNC_check_id() "returns the
- * rank" (its cross-TU summary says returns_rank, as do 40 other functions of file.c) and
+ * rank" (its cross-TU summary says returns_rank, as do 41 of the 46 other functions of file.c) and
  * every 'err = PNC_check_id(ncid, &pncp); if (err) return err;' guards the collectives
  * that follow.  Correct: the early return happens only when rank 0 is the only process,
  * so every process that goes on stores the same table entry; the table is uniform.
