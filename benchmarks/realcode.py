@@ -503,6 +503,8 @@ def main(argv: list[str] | None = None) -> int:
         log("\n" + table(rows[-1:]))
     settings = (f"make -j{args.jobs}, --pairs {args.pairs}, --timeout {args.timeout:g} s per "
                 f"compile, links: {args.links}, niceness {args.nice}\n")
+    if args.collect:  # the flags of this call say nothing about the runs collected
+        settings = "collected from earlier runs (their settings are not recorded)\n"
     summary = (settings + table(rows) + "\n"
                + "".join(details(r, args.slow) for r in results))
     warnings = [w for r in results for w in r.warnings]
