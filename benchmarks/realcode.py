@@ -1,7 +1,8 @@
 """Real-code corpus: build Debian source packages of MPI C projects with mpicc-wrap.
 
     python benchmarks/realcode.py [--projects hypre,pnetcdf,...] [--small] [--pairs 1]
-                                  [--jobs 2] [--timeout 180] [--workdir DIR]
+                                  [--jobs 2] [--timeout 180] [--links wrap|plain]
+                                  [--configure] [--collect] [--workdir DIR]
 
 For each project: fetch it with ``apt-get source`` (adding a deb-src entry first if
 none works and we are root), configure it once with plain mpicc, then run alternating
@@ -20,6 +21,16 @@ mpicc-wrap/mpicc, warnings) and then the details.  Writes under WORKDIR/results:
 (file:line: message, for triage), and the build logs and JSON reports.  WORKDIR
 defaults to ``$REALCODE_WORKDIR``, else ``$XDG_CACHE_HOME/mpicc-wrap-realcode``.
 ``--collect`` only re-reads those files (e.g. after an interrupted run).
+``--configure`` only fetches and configures.  ``--links plain`` gives link steps to
+plain mpicc plus the checker runtime archive: mpicc-wrap's link-time relink recompiles
+library members with deferred findings once per executable, over two minutes per
+p4est example in 2026-11, so the per-TU figures are taken without it.
+
+Build dependencies (Debian): dpkg-dev (apt-get source) and a deb-src entry; autoconf,
+automake, libtool, m4 (pnetcdf's autoreconf, p4est's bootstrap); flex, bison and
+zlib1g-dev (scotch); cmake (sundials).  hypre, hdf5 and fftw3 need only make and gcc.
+Triage of the warnings: realcode-triage.md; minimal reproductions of the false ones:
+realcode-fp/.
 
 ``--small`` builds hypre's ``src/utilities`` only (34 TUs, two of which hang the
 analysis as of 2026-11), end to end, for CI.
@@ -88,33 +99,48 @@ PROJECTS: dict[str, Project] = {
           "-DEXAMPLES_ENABLE_CXX=OFF", "-DBUILD_FORTRAN_MODULE_INTERFACE=OFF",
           "-DEXAMPLES_INSTALL=OFF", "-DBUILD_SHARED_LIBS=OFF"]],
         [[*MAKE, "-C", "build-rc"]], [["make", "-C", "build-rc", "clean"]],
-        "CMake, MPI vectors, C examples [recipe not run yet]"),
+        "CMake, ENABLE_MPI: all of src/ and the C examples (serial ones included)"),
     "hdf5": Project(
         "hdf5", ".",
         [["./configure", "CC={cc}", "--enable-parallel", "--disable-fortran", "--disable-cxx",
-          "--disable-java", "--disable-hl", "--disable-shared"]], [MAKE], MAKE_CLEAN,
-        "parallel build: library, tools, test and testpar [recipe not run yet]"),
+          "--disable-java", "--disable-hl", "--disable-shared"]],
+        [[*MAKE, "-C", "src"], [*MAKE, "-C", "test", "libh5test.la"], [*MAKE, "-C", "testpar"]],
+        [["make", "-k", "-C", d, "clean"] for d in ("src", "test", "testpar")],
+        "parallel build: src/ and testpar/ (and test/'s libh5test); not the serial "
+        "tests or tools"),
     "fftw3": Project(
         "fftw3", ".",
         [["./configure", "CC=gcc", "MPICC={cc}", "--enable-mpi", "--disable-fortran",
           "--disable-doc"], ["make", "-j{jobs}"]],
         [[*MAKE, "-C", "mpi"]], [["make", "-C", "mpi", "clean"]],
-        "serial library built once with gcc; only mpi/ is timed [recipe not run yet]"),
+        "serial library built once with gcc; only mpi/ (compiled with MPICC) is timed"),
     "scotch": Project(
         "scotch", "src",
-        [["sh", "-c", "sed -e 's/^CCS\\s*=.*/CCS = gcc/' -e 's/^CCP\\s*=.*/CCP = {cc}/' "
-          "-e 's/^CCD\\s*=.*/CCD = {cc}/' Make.inc/Makefile.inc.x86-64_pc_linux2 "
+        [["sh", "-c", "sed -e 's|^CCS\\s*=.*|CCS = gcc|' -e 's|^CCP\\s*=.*|CCP = {cc}|' "
+          "-e 's|^CCD\\s*=.*|CCD = {cc}|' Make.inc/Makefile.inc.x86-64_pc_linux2 "
           "> Makefile.inc"]],
         [[*MAKE, "ptscotch"]], [["make", "-k", "realclean"]],
-        "PT-Scotch (make ptscotch) [recipe not run yet]"),
+        "PT-Scotch (make ptscotch): the sequential libscotch is compiled with gcc (CCS), "
+        "only the parallel sources and tools with CCP"),
+    "p4est": Project(
+        "p4est", ".",
+        [["./bootstrap"],
+         ["./configure", "CC={cc}", "--enable-mpi", "--disable-shared", "--without-blas"]],
+        [MAKE], MAKE_CLEAN,
+        "p4est and its bundled libsc, MPI on; library, examples and tests as make builds them"),
 }
-DEFAULT_PROJECTS = ["hypre", "mpich-tests", "pnetcdf", "sundials", "hdf5", "fftw3", "scotch"]
+DEFAULT_PROJECTS = ["hypre", "pnetcdf", "hdf5", "fftw3", "scotch", "sundials", "p4est"]
 
 CC_SCRIPT = r"""#!/bin/sh
 # CC of the realcode builds. REALCODE_MODE=wrap: mpicc-wrap under a timeout, logged;
-# on timeout or failure the compile is redone with plain mpicc.
+# on timeout or failure the compile is redone with plain mpicc.  REALCODE_LINKS=plain:
+# link steps go to plain mpicc with the checker runtime archive that mpicc-wrap would
+# add (instrumented objects need it), without mpicc-wrap's link-time findings and relink.
 real='@MPICC@'
 [ "$REALCODE_MODE" = wrap ] || exec "$real" "$@"
+if [ "$REALCODE_LINKS" = plain ]; then  # links (no -c/-S/-E): plain mpicc + checker runtime
+  case " $* " in *" -c "*|*" -S "*|*" -E "*) ;; *) exec "$real" "$@" '@RUNTIME@' ;; esac
+fi
 err=$(mktemp "${TMPDIR:-/tmp}/realcode-cc.XXXXXX") || exit 1
 t0=$(date +%s.%N)
 MPICC_WRAP_CC="$real" timeout -k 10 "$REALCODE_TIMEOUT" '@WRAP@' "$@" 2>"$err"
@@ -223,6 +249,18 @@ def fetch(package: str, srcdir: Path) -> Path:
     return found[-1]
 
 
+def runtime_archive(wrap: str, mpicc: str) -> str:
+    """The checker runtime archive mpicc-wrap links into programs (built if needed)."""
+    python = Path(wrap).parent / "python"
+    code = ("import sys; from mpicc_wrap import runtime_build, switches; "
+            "print(runtime_build.link_args([sys.argv[1]], switches.Options.from_env())[0])")
+    done = subprocess.run([str(python if python.exists() else sys.executable), "-c", code,
+                           mpicc], capture_output=True, text=True, check=False)
+    if done.returncode != 0 or not done.stdout.strip():
+        raise BenchError(f"cannot locate the checker runtime: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
 def read_log(path: Path) -> list[Compile]:
     """The wrap-mode compiles recorded by realcode-cc."""
     compiles = []
@@ -244,14 +282,17 @@ def percentile(values: list[float], share: float) -> float:
 class Harness:
     """Builds projects under one work directory."""
 
-    def __init__(self, workdir: Path, jobs: int, timeout: float) -> None:
+    def __init__(self, workdir: Path, jobs: int, timeout: float, links: str = "wrap") -> None:
         self.workdir = workdir
         self.results = workdir / "results"
         self.results.mkdir(parents=True, exist_ok=True)
         self.jobs = jobs
         self.timeout = timeout
+        self.links = links
         self.cc = workdir / "realcode-cc"
-        script = CC_SCRIPT.replace("@MPICC@", tool("mpicc")).replace("@WRAP@", tool("mpicc-wrap"))
+        script = (CC_SCRIPT.replace("@MPICC@", tool("mpicc"))
+                  .replace("@WRAP@", tool("mpicc-wrap"))
+                  .replace("@RUNTIME@", runtime_archive(tool("mpicc-wrap"), tool("mpicc"))))
         if not self.cc.is_file() or self.cc.read_text() != script:  # a build may be using it
             self.cc.write_text(script)
             self.cc.chmod(0o755)
@@ -262,13 +303,15 @@ class Harness:
 
     def env(self, mode: str, name: str) -> dict[str, str]:
         env = dict(os.environ, REALCODE_MODE=mode, REALCODE_TIMEOUT=str(self.timeout),
+                   REALCODE_LINKS=self.links,
                    REALCODE_LOG=str(self.results / f"{name}.compiles.tsv"),
                    MPICC_WRAP_RESULT_CACHE="0",
                    MPICC_WRAP_REPORT=str(self.results / f"{name}.report.jsonl"))
         env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
         return env
 
-    def project(self, name: str, pairs: int, collect_only: bool = False) -> Result:
+    def project(self, name: str, pairs: int, collect_only: bool = False,
+                configure_only: bool = False) -> Result:
         """Configure once, then ``pairs`` alternating clean builds plain / mpicc-wrap."""
         spec = PROJECTS[name]
         result = Result(name, spec.note)
@@ -295,6 +338,8 @@ class Harness:
                     result.error = f"configure failed: {' '.join(cmd)} (see {out['configure']})"
                     return result
             stamp.touch()
+        if configure_only:
+            return result
         for i in range(max(pairs, 1)):
             for mode in ("plain", "wrap") if pairs else ("wrap",):
                 env = self.env(mode, name)
@@ -400,6 +445,11 @@ def details(result: Result, slow: float) -> str:
     for c in sorted(result.compiles, key=lambda c: -c.seconds):
         if c.kind == "timeout" or c.seconds > slow:
             lines.append(f"  {c.kind} {c.seconds:.1f} s: (cd {c.cwd} && mpicc {c.args})")
+    reasons: dict[str, int] = {}
+    for _, reason in result.skipped:
+        reasons[reason] = reasons.get(reason, 0) + 1
+    lines += [f"  skip reason ({count} TUs): {reason}" for reason, count in
+              sorted(reasons.items(), key=lambda item: -item[1])]
     lines += [f"  skipped {file}: {reason}" for file, reason in result.skipped]
     lines += ["  mpicc-wrap failed, mpicc ok:\n    " + f.strip().replace("\n", "\n    ")
               for f in result.wrap_failures]
@@ -422,8 +472,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="alternating build pairs (0: one mpicc-wrap build, no ratio)")
     parser.add_argument("--collect", action="store_true",
                         help="no builds: summarise the logs and reports already in WORKDIR")
+    parser.add_argument("--configure", action="store_true",
+                        help="fetch and configure only (untimed), no builds")
     parser.add_argument("--jobs", type=int, default=2, help="make -j")
     parser.add_argument("--timeout", type=float, default=180, help="seconds per wrapped compile")
+    parser.add_argument("--links", choices=("wrap", "plain"), default="wrap",
+                        help="plain: link steps use plain mpicc (mpicc-wrap's link-time "
+                        "relink recompiles library members with deferred findings for "
+                        "every executable, which can take minutes per link)")
     parser.add_argument("--slow", type=float, default=5, help="list compiles slower than this")
     parser.add_argument("--nice", type=int, default=10, help="niceness of the builds")
     parser.add_argument("--workdir", type=Path, default=workdir_default())
@@ -432,11 +488,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := [n for n in names if n not in PROJECTS]:
         parser.error(f"unknown project(s): {', '.join(unknown)}")
     os.nice(args.nice)
-    harness = Harness(args.workdir.resolve(), args.jobs, args.timeout)
+    harness = Harness(args.workdir.resolve(), args.jobs, args.timeout, args.links)
     results, rows = [], []
     for name in names:
         try:
-            result = harness.project(name, args.pairs, args.collect)
+            result = harness.project(name, args.pairs, args.collect, args.configure)
         except (BenchError, subprocess.CalledProcessError, OSError) as err:
             result = Result(name, PROJECTS[name].note, error=str(err))
         results.append(result)
@@ -445,7 +501,12 @@ def main(argv: list[str] | None = None) -> int:
             {"row": dict(zip(HEADER, rows[-1], strict=True)), **vars(result),
              "compiles": [vars(c) for c in result.compiles]}, indent=1))
         log("\n" + table(rows[-1:]))
-    summary = table(rows) + "\n" + "".join(details(r, args.slow) for r in results)
+    settings = (f"make -j{args.jobs}, --pairs {args.pairs}, --timeout {args.timeout:g} s per "
+                f"compile, links: {args.links}, niceness {args.nice}\n")
+    if args.collect:  # the flags of this call say nothing about the runs collected
+        settings = "collected from earlier runs (their settings are not recorded)\n"
+    summary = (settings + table(rows) + "\n"
+               + "".join(details(r, args.slow) for r in results))
     warnings = [w for r in results for w in r.warnings]
     summary += f"\n{len(warnings)} warning(s) in all: {harness.results / 'warnings.txt'}\n"
     (harness.results / "warnings.txt").write_text("".join(w + "\n" for w in warnings))
