@@ -47,7 +47,10 @@ COLLECTIVE_ORDER = Rule(
     "A rank-dependent condition decides whether (or in which order) processes reach the "
     "collective (PARCOACH Algorithm 1); the processes that skip it hang the others.",
     {"unreached": "{what} may not be reached by all processes",
-     "reorder": "{what} may be called in a different order by different processes"})
+     "reorder": "{what} may be called in a different order by different processes",
+     # a note of the warning at ``line``: another collective made conditional by the
+     # same rank-dependent conditions (one warning per cause)
+     "same_cause": "{message}: the same cause as the warning at line {line}"})
 COLLECTIVE_ROOT = Rule(
     "mpi-collective-root",
     "The root argument of an MPI collective may differ between processes",

@@ -47,6 +47,9 @@ def rule_tag(tag: str) -> str:
     return tag
 
 
+# A note that stands for a warning: a collective grouped under the warning of its cause.
+SAME_CAUSE = re.compile(r": the same cause as the warning at line \d+$")
+
 # Annotation key -> the tag of the warning it expects.
 EXPECTED_TAGS = {"expect-warning": rule_tag(rules.COLLECTIVE_ORDER.tag),
                  "expect-link-warning": rule_tag(rules.COLLECTIVE_ORDER.tag),
@@ -209,6 +212,9 @@ def diagnostics(stderr: str) -> list[Diagnostic]:
 def mpi_warnings(diags: list[Diagnostic]) -> list[Diagnostic]:
     """Our warnings: those tagged ``[-Wmpi-...]``; every tag must be a registered rule."""
     ours = [d for d in diags if d.kind in ("warning", "error") and d.tag]
+    ours += [Diagnostic(d.file, d.line, d.column, "warning",
+                        f"{d.message} [-W{rules.COLLECTIVE_ORDER.tag}]")
+             for d in diags if d.kind == "note" and SAME_CAUSE.search(d.message)]
     for d in ours:
         rule_tag(str(d.tag))
     return ours

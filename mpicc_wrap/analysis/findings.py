@@ -32,7 +32,7 @@ from mpicc_wrap.model import (
     TUAnalysis,
 )
 
-__all__ = ["collect"]
+__all__ = ["collect", "one_per_cause"]
 
 Flags = dict[int, dict[int, Cluster]]  # site node -> {condition node: its cluster}
 _IDENT = re.compile(r"\b[A-Za-z_]\w*")
@@ -389,7 +389,7 @@ def collect(state: Context, everything: bool = False) -> TUAnalysis:
         fn = _Function(state, name, text)
         events = state.events(name)
         flags = fn.flags(events)
-        result.findings += [fn.finding(s, flags[s], events) for s in sorted(flags)]
+        result.findings += one_per_cause([fn.finding(s, flags[s], events) for s in sorted(flags)])
         arguments = fn.argument_findings(events)
         result.findings += [f for n, f in sorted(arguments.items())]
         for n in arguments:
@@ -403,6 +403,25 @@ def collect(state: Context, everything: bool = False) -> TUAnalysis:
             result.stats.functions_instrumented += 1
             result.stats.instrumented_sites += sum(s.kind != "noreturn" for s in plan.sites)
     return result
+
+
+def one_per_cause(found: list[Finding]) -> list[Finding]:
+    """One warning per cause (issue 9): ordering findings of one function made
+    conditional by the same rank-dependent conditions become one warning, at the first
+    of them in the source, with a ``note:`` naming each of the others.  The plan still
+    checks every one of them at run time."""
+    heads: dict[tuple[tuple[int, int], ...], Finding] = {}
+    kept: list[Finding] = []
+    for f in sorted(found, key=lambda f: (f.pos.line, f.pos.column)):
+        cause = tuple(sorted((c.pos.line, c.pos.column) for c in f.conditions))
+        head = heads.get(cause) if f.tag == rules.COLLECTIVE_ORDER.tag and cause else None
+        if head is None:
+            heads.setdefault(cause, f)
+            kept.append(f)
+            continue
+        head.notes.append(Note(f.loc, rules.COLLECTIVE_ORDER.text(
+            "same_cause", message=f.message, line=head.loc.line)))
+    return kept
 
 
 def _deferred(fn: _Function, state: Context, events: Events) -> list[Finding]:

@@ -6,6 +6,8 @@ One TU holds every scenario as its own function (parsing mpi.h once): functions 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from analysis_helpers import parse_source
 
@@ -225,11 +227,21 @@ def result() -> TUAnalysis:
     return analyse(parse_source(SOURCE), {})
 
 
+SAME_CAUSE = re.compile(r"^(\S+) .*: the same cause as the warning at line \d+$")
+
+
 def by_function(result: TUAnalysis) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for f in sorted(result.findings, key=lambda f: (f.pos.line, f.pos.column)):
-        found.setdefault(f.function, []).append(f.collective)
-    return found
+    """Collectives warned per function, in source order: each warning's own and those
+    grouped under it as notes (one warning per cause)."""
+    found: dict[str, list[tuple[int, int, str]]] = {}
+    for f in result.findings:
+        sites = found.setdefault(f.function, [])
+        sites.append((f.loc.line, f.loc.column, f.collective))
+        for note in f.notes:
+            m = SAME_CAUSE.match(note.message)
+            if m:
+                sites.append((note.loc.line, note.loc.column, m.group(1)))
+    return {fn: [name for *_, name in sorted(sites)] for fn, sites in found.items()}
 
 
 @pytest.mark.parametrize("func", sorted(EXPECTED))
@@ -259,10 +271,24 @@ def test_reordering_message(result: TUAnalysis) -> None:
 
 
 def test_different_communicators_in_the_two_arms(result: TUAnalysis) -> None:
-    a, b = (f for f in result.findings if f.function == "warn_subcomms")
-    assert (a.comm, b.comm) == ("a", "b")
+    (a,) = (f for f in result.findings if f.function == "warn_subcomms")
+    assert a.comm == "a"
     assert a.message == "MPI_Barrier on a may not be reached by all processes"
     assert "the others call MPI_Barrier on b at" in a.notes[0].message
+    assert a.notes[-1].message == ("MPI_Barrier on b may not be reached by all processes: "
+                                   f"the same cause as the warning at line {a.loc.line}")
+
+
+def test_one_warning_per_cause(result: TUAnalysis) -> None:
+    """Collectives made conditional by the same condition: one warning, at the first,
+    with a note for each of the others (they are all still checked at run time)."""
+    (head,) = (f for f in result.findings if f.function == "warn_reorder")
+    grouped = [n for n in head.notes if SAME_CAUSE.match(n.message)]
+    assert [n.message.split()[0] for n in grouped] == ["MPI_Barrier", "MPI_Barrier",
+                                                       "MPI_Bcast"]
+    assert all(n.loc > head.loc for n in grouped)
+    plan = next(p for p in result.plans if p.name == "warn_reorder")
+    assert sum(s.flagged for s in plan.sites) == 4
 
 
 def test_switch_counter_example_names_a_case(result: TUAnalysis) -> None:

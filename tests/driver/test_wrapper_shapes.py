@@ -15,7 +15,7 @@ import pytest
 from mpirun import mpicc, mpiexec, run, tool
 from paths import SHAPES
 
-from mpicc_wrap.analysis.summaries import SIDE_SUFFIX
+from mpicc_wrap.analysis.summaries import INDEX, SIDE_SUFFIX
 from mpicc_wrap.driver import cmdline
 
 HERE = SHAPES
@@ -95,7 +95,7 @@ def produced(workdir: Path) -> dict[str, str]:
     out = {}
     for path in sorted(workdir.rglob("*")):
         rel = str(path.relative_to(workdir))
-        if rel.endswith(SIDE_SUFFIX):
+        if rel.endswith(SIDE_SUFFIX) or INDEX in path.parts:
             continue  # summaries beside objects: mpicc-wrap's own, documented output
         if path.is_file() and not (HERE / "src" / rel).exists():
             text = path.read_text(errors="replace") if rel.endswith(TEXT_SUFFIXES) else ""
