@@ -6,10 +6,8 @@ from __future__ import annotations
 import sys
 
 from mpicc_wrap import rules, switches
-from mpicc_wrap.driver import cmdline, compiler
+from mpicc_wrap.driver import cmdline, compiler, entry
 from mpicc_wrap.driver import commands as pp
-from mpicc_wrap.driver.tempfiles import Terminated
-from mpicc_wrap.errors import WrapError
 
 __all__ = ["main", "toolchain_path"]
 
@@ -55,30 +53,7 @@ def _main(argv: list[str]) -> int:
     return pipeline.run(inv, command, options)
 
 
-def _print_traceback() -> None:
-    import traceback  # only with MPICC_WRAP_DEBUG=1
-
-    traceback.print_exc()
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run mpicc-wrap with ``argv`` (default: the process arguments)."""
     args = sys.argv[1:] if argv is None else list(argv)
-    debug = switches.debug_flag()
-    try:
-        return _main(args)
-    except WrapError as exc:
-        if debug:
-            _print_traceback()
-        print(f"mpicc-wrap: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        return 130
-    except Terminated as exc:
-        return exc.exit_code
-    except Exception as exc:  # a bug of ours: one line, never a traceback
-        if debug:
-            _print_traceback()
-        print(f"mpicc-wrap: error: internal error: {type(exc).__name__}: {exc}",
-              file=sys.stderr)
-        return 1
+    return entry.guarded("mpicc-wrap", lambda: _main(args))

@@ -20,7 +20,7 @@ import json
 import sys
 from typing import NoReturn
 
-from mpicc_wrap import switches
+from mpicc_wrap.driver import entry
 from mpicc_wrap.errors import WrapError
 
 __all__ = ["USAGE_ERROR", "main"]
@@ -76,35 +76,16 @@ def _parser() -> _Parser:
     return parser
 
 
-def _print_traceback() -> None:
-    import traceback  # only with MPICC_WRAP_DEBUG=1
-
-    traceback.print_exc()
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run ``mpicc-wrap-tool`` with ``argv`` (default: the process arguments)."""
     args = sys.argv[1:] if argv is None else list(argv)
-    debug = switches.debug_flag()
-    try:
+
+    def body() -> int:
         namespace = _parser().parse_args(args)
         code: int = namespace.run(namespace)
         return code
-    except WrapError as exc:
-        if debug:
-            _print_traceback()
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # `mpicc-wrap-tool trace DIR | head`
-        sys.stderr.close()
-        return 0
-    except Exception as exc:  # a bug of ours: one line, never a traceback
-        if debug:
-            _print_traceback()
-        print(f"{PROG}: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+
+    return entry.guarded(PROG, body)
 
 
 if __name__ == "__main__":

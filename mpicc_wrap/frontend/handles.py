@@ -105,12 +105,13 @@ def strip_ws(text: str) -> str:
 
 def _strip_parens(key: str) -> str:
     """Remove redundant parentheses wrapping the whole key: '((x))' -> 'x'."""
-    while key.startswith("(") and key.endswith(")") and _balanced(key[1:-1]):
+    while key.startswith("(") and key.endswith(")") and balanced(key[1:-1]):
         key = key[1:-1]
     return key
 
 
-def _balanced(text: str) -> bool:
+def balanced(text: str) -> bool:
+    """True when the parentheses of ``text`` nest and close."""
     depth = 0
     for ch in text:
         depth += {"(": 1, ")": -1}.get(ch, 0)

@@ -55,7 +55,7 @@ def comm_location(f: FunctionFacts | None, handle_text: str,
     text = " ".join(handle_text.split())
     if handles.display(text, names) in _WORLD:
         return None
-    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+    while text.startswith("(") and text.endswith(")") and handles.balanced(text[1:-1]):
         text = text[1:-1].strip()
     if _NAME.fullmatch(text):
         return _name_loc(f, text)
@@ -66,15 +66,6 @@ def comm_location(f: FunctionFacts | None, handle_text: str,
     if m := _ELEMENT.fullmatch(text):
         return deref(_name_loc(f, m.group(1)))
     return None
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for ch in text:
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def handle_location(f: FunctionFacts | None, e: c_ast.Node) -> Loc | None:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis import graphs
+
 __all__ = [
     "ANY", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "Ctl", "Deref", "Field",
     "FunctionFacts", "Global", "Loc", "Local", "Param", "PtsOf", "Ret", "Store", "deref",
@@ -314,21 +316,7 @@ def callers_first(funcs: dict[str, FunctionFacts]) -> list[str]:
     that arguments and pointees flow down the call graph in one pass."""
     calls = {name: [c for c in f.calls if c in funcs and c != name]
              for name, f in funcs.items()}
-    order: list[str] = []
-    done: set[str] = set()
-    for root in funcs:
-        stack = [(root, iter(calls[root]))]
-        done.add(root)
-        while stack:
-            name, rest = stack[-1]
-            nxt = next((c for c in rest if c not in done), None)
-            if nxt is None:
-                order.append(name)
-                stack.pop()
-            else:
-                done.add(nxt)
-                stack.append((nxt, iter(calls[nxt])))
-    return order[::-1]
+    return graphs.postorder(lambda name: calls[name], funcs)[::-1]
 
 
 # ("env", tracked local name) or ("loc", location) or ("ploc", a location reached
