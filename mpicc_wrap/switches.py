@@ -43,6 +43,14 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "
            "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off"),
+    Switch("MPICC_WRAP_DEADLOCK", "0", "run time: 1 diagnoses hangs: a job whose ranks are all "
+           "blocked with no call able to complete ends with a DEADLOCK: report and exit code 78"),
+    Switch("MPICC_WRAP_HANG_TIMEOUT", "10", "run time: seconds a rank waits in one MPI call "
+           "before the deadlock diagnosis looks at the job"),
+    Switch("MPICC_WRAP_DEADLOCK_DIR", "", "run time: directory of the wait-for graph files "
+           "mpiccwrap-deadlock.json and .dot (default: the reporting rank's working directory)"),
+    Switch("MPICC_WRAP_SYNC_SENDS", "0", "run time: 1 runs every MPI_Send as MPI_Ssend, so "
+           "programs that rely on MPI's buffering deadlock visibly"),
     Switch("MPICC_WRAP_TRACE_DIR", "", "run time: each process writes a binary trace of the "
            "checks it performed to this directory (mpicc-wrap-tool trace DIR prints them)"),
 )
