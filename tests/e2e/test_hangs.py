@@ -1,0 +1,139 @@
+"""Run-time deadlock diagnosis (MPICC_WRAP_DEADLOCK) on the hang corpus, tests/hangs.
+
+Each program carries its expectation inline (see tests/hangs/README.md):
+``// hang: deadlock`` programs must end, within the hang timeout plus 10 s, with exit
+code 78, a ``DEADLOCK:`` report naming every ``// expect-deadlock: CALL`` line as
+``file:line`` and containing every ``// expect-report: TEXT``, the JSON and DOT files,
+and no process left.  ``// hang: correct`` programs (slow, computing, polling) must run
+to the end with exit 0 and no report.  Every case runs under the default MPI and under
+Open MPI.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import mpirun
+import pytest
+
+pytestmark = pytest.mark.mpi
+
+HANGS = Path(__file__).resolve().parent.parent / "hangs"
+TIMEOUT = 2.0  # MPICC_WRAP_HANG_TIMEOUT in these tests
+DEADLOCK_CODE = 78
+SLACK = 10.0  # a report must come within the timeout plus this
+
+
+@dataclass
+class Program:
+    name: str
+    files: list[Path]
+    deadlock: bool
+    nprocs: list[int]
+    env: dict[str, str] = field(default_factory=dict)
+    sites: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, call)
+    texts: list[str] = field(default_factory=list)
+
+
+def _parse(name: str, files: list[Path]) -> Program:
+    prog = Program(name, files, False, [2, 3, 4])
+    for path in files:
+        for lineno, line in enumerate(path.read_text().splitlines(), 1):
+            for key, value in re.findall(r"//\s*([a-z-]+):\s*(.*?)\s*$", line):
+                if key == "hang":
+                    prog.deadlock = value == "deadlock"
+                elif key == "nprocs":
+                    prog.nprocs = [int(v) for v in value.split()]
+                elif key == "env":
+                    k, _, v = value.partition("=")
+                    prog.env[k] = v
+                elif key == "expect-deadlock":
+                    prog.sites.append((path.name, lineno, value))
+                elif key == "expect-report":
+                    prog.texts.append(value)
+    return prog
+
+
+def discover() -> list[Program]:
+    out = []
+    for entry in sorted(HANGS.iterdir()):
+        if entry.suffix == ".c":
+            out.append(_parse(entry.stem, [entry]))
+        elif entry.is_dir():
+            out.append(_parse(entry.name, sorted(entry.glob("*.c"))))
+    return out
+
+
+PROGRAMS = discover()
+CASES = [pytest.param(p, n, id=f"{p.name}-n{n}") for p in PROGRAMS for n in p.nprocs]
+
+
+def build(prog: Program, out: Path) -> Path:
+    """mpicc-wrap -g builds and links; a file marked ``// compile: mpicc`` is compiled
+    by the plain MPI compiler (a TU mpicc-wrap never saw)."""
+    exe = out / prog.name
+    objs = []
+    for src in prog.files:
+        plain = "// compile: mpicc" in src.read_text()
+        cc = mpirun.mpicc() if plain else [mpirun.tool("mpicc-wrap")]
+        obj = out / (src.stem + ".o")
+        done = mpirun.run([*cc, "-g", "-O0", "-c", str(src), "-o", str(obj)], timeout=180)
+        assert done.returncode == 0, done.output
+        objs.append(str(obj))
+    done = mpirun.run([mpirun.tool("mpicc-wrap"), "-g", *objs, "-o", str(exe)], timeout=180)
+    assert done.returncode == 0, done.output
+    return exe
+
+
+_built: dict[tuple[str, str], Path] = {}
+
+
+def executable(prog: Program, impl: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    key = (prog.name, impl)
+    if key not in _built:
+        _built[key] = build(prog, tmp_path_factory.mktemp(f"{prog.name}-{impl}"))
+    return _built[key]
+
+
+def _left_running(exe: Path) -> str:
+    found = subprocess.run(["pgrep", "-af", str(exe)], capture_output=True, text=True,
+                           check=False)
+    return found.stdout.strip()
+
+
+@pytest.mark.parametrize(("prog", "nprocs"), CASES)
+def test_hang_corpus(prog: Program, nprocs: int, mpi_impl: str,
+                     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> None:
+    exe = executable(prog, mpi_impl, tmp_path_factory)
+    env = {"MPICC_WRAP_DEADLOCK": "1", "MPICC_WRAP_HANG_TIMEOUT": str(TIMEOUT),
+           "MPICC_WRAP_DEADLOCK_DIR": str(tmp_path), **prog.env}
+    limit = TIMEOUT + SLACK + (10.0 if nprocs > 4 else 0.0)  # 16 ranks start slowly here
+    start = time.monotonic()
+    ran = mpirun.mpiexec(exe, nprocs, timeout=limit if prog.deadlock else 60, cwd=tmp_path,
+                         env=env)
+    elapsed = time.monotonic() - start
+    assert not _left_running(exe), _left_running(exe)
+    if not prog.deadlock:
+        assert not ran.timed_out and ran.returncode == 0, ran.output
+        assert "DEADLOCK" not in ran.output, ran.output
+        return
+    assert not ran.timed_out, f"no report within {limit} s:\n{ran.output}"
+    assert ran.returncode == DEADLOCK_CODE, ran.output
+    report = [line for line in ran.stderr.splitlines() if line.startswith("DEADLOCK:")]
+    assert report, ran.output
+    text = "\n".join(report)
+    for fname, line, call in prog.sites:
+        assert any(f"{fname}:{line}" in r and call in r for r in report), (
+            f"{call} at {fname}:{line} not named:\n{text}")
+    for want in prog.texts:
+        assert want in text, f"{want!r} missing:\n{text}"
+    graph = json.loads((tmp_path / "mpiccwrap-deadlock.json").read_text())
+    assert len(graph["ranks"]) == nprocs
+    assert any(r["deadlocked"] for r in graph["ranks"])
+    assert (tmp_path / "mpiccwrap-deadlock.dot").read_text().startswith("digraph")
+    print(f"{prog.name} -n {nprocs}: report after {elapsed:.1f} s")
