@@ -698,9 +698,13 @@ static void hw_tick(struct hw_spin *s)
 {
     double now, waited;
     if (s->slow)
-        sched_yield(); /* long waits give the core away (oversubscribed jobs) */
+        sched_yield(); /* long waits give the core away at every test */
     if (++s->n & 255u)
         return;
+    /* and every 256 tests from the start, as MPI's own blocking progress does: a
+     * rank spinning on a loaded or oversubscribed node must not keep the core its
+     * peer needs to send what it waits for */
+    sched_yield();
     now = hw_now();
     if (s->start == 0) {
         s->start = now;
