@@ -45,6 +45,7 @@
  */
 #define _GNU_SOURCE /* dladdr */
 #include "mpiccwrap_hang.h"
+#include "mpiccwrap_cc.h"
 #include "mpiccwrap_recorder.h"
 
 #include <dlfcn.h>
@@ -61,6 +62,7 @@
 #define MW_HERE __builtin_return_address(0)
 
 int mpiccwrap_hang_anchor;
+int mpiccwrap_hang_in_check;
 
 enum { TAG_STATE = 1, TAG_CONFIRM_REQ = 2, TAG_CONFIRM_REP = 3 };
 enum { HW_TABLE = 4096, HW_RING = 4, HW_POOL = 4, HW_SCRATCH = 256 };
@@ -77,7 +79,8 @@ struct hw_desc {
     const void *site;
 };
 
-static int hw_on, hw_sync_sends, hw_rank, hw_size;
+static int hw_on, hw_sync_sends, hw_check_all, hw_rank, hw_size;
+static const void *hw_check_site; /* return address of the collective being checked */
 static double hw_timeout = MPICCWRAP_HANG_TIMEOUT_DEFAULT;
 static MPI_Comm hw_ctl = MPI_COMM_NULL;
 static MPI_Group hw_world_group = MPI_GROUP_NULL;
@@ -760,7 +763,9 @@ static int hw_flag(const char *name, int dflt)
 static void hw_setup(int provided)
 {
     const char *t = getenv("MPICC_WRAP_HANG_TIMEOUT");
+    const char *check = getenv("MPICC_WRAP_CHECK");
     hw_sync_sends = hw_flag("MPICC_WRAP_SYNC_SENDS", 0);
+    hw_check_all = check && !strcmp(check, "all");
     if (!hw_flag("MPICC_WRAP_DEADLOCK", 0) || provided == MPI_THREAD_MULTIPLE)
         return;
     if (t && *t) {
@@ -1207,7 +1212,61 @@ MW_WEAK int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[]
     return rc;
 }
 
-/* -- collectives: the nonblocking form and the progress loop ---------------------------------- */
+/* -- collectives: MPICC_WRAP_CHECK=all, then the nonblocking form and the progress loop -- */
+
+/* The rewriter's colour of a collective kind: 2 + crc32(name) % 10^9 (zlib's CRC-32),
+ * so that a check made here and one the rewriter inserted agree on every rank. */
+static long hw_color(const char *name)
+{
+    uint32_t crc = 0xffffffffu;
+    int k;
+    for (; *name; name++) {
+        crc ^= (unsigned char)*name;
+        for (k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    }
+    return 2 + (long)((crc ^ 0xffffffffu) % 1000000000u);
+}
+
+int mpiccwrap_hang_checks_all(void)
+{
+    return hw_check_all;
+}
+
+int mpiccwrap_hang_where(char *file, size_t fsize, int *line, char *func, size_t nsize)
+{
+    struct mpiccwrap_wf_state *s = calloc(1, sizeof *s);
+    int32_t obj;
+    uint64_t offset;
+    int ok = 0;
+    if (!s)
+        return 0;
+    hw_site(s, hw_check_site, &obj, &offset);
+    if (obj >= 0)
+        ok = mpiccwrap_wf_resolve(s->objs[obj], offset, file, fsize, line, func, nsize);
+    free(s);
+    return ok;
+}
+
+/* One check of the checker's one-allreduce scheme before a collective (CHECK=all). */
+static void hw_check(const char *name, const void *site, MPI_Comm comm, int root, MPI_Op op,
+                     long count, MPI_Datatype type, int checks)
+{
+    struct mpiccwrap_site s;
+    s.color = (int)hw_color(name);
+    s.name = name;
+    s.comm = "";
+    s.file = "";
+    s.line = 0;
+    s.function = "";
+    s.cond = "";
+    s.flagged = 0;
+    s.checks = checks;
+    hw_check_site = site;
+    mpiccwrap_hang_in_check++;
+    mpiccwrap_cc(comm, &s, root, op, count, type);
+    mpiccwrap_hang_in_check--;
+}
 
 static int hw_coll(int rc, MPI_Request *r, MPI_Comm comm, const char *call, const void *site)
 {
@@ -1220,81 +1279,115 @@ static int hw_coll(int rc, MPI_Request *r, MPI_Comm comm, const char *call, cons
     return hw_finish(1, r, MPI_STATUS_IGNORE);
 }
 
-#define HW_COLL(NAME, INAME, PARAMS, ARGS, COMM)                                                    \
+enum { C_ROOT = MPICCWRAP_CHECK_ROOT, C_OP = MPICCWRAP_CHECK_OP, C_SIZE = MPICCWRAP_CHECK_SIZE };
+#define NOOP MPI_OP_NULL
+#define NOTYPE MPI_DATATYPE_NULL
+#define INPLACE(buf, a, b) ((buf) == MPI_IN_PLACE ? (a) : (b))
+
+/* MPI_NAME(PARAMS): check (CHECK=all: root, operator, bytes as CHECK says), then run
+ * PMPI_INAME(ARGS..., &request) and wait for it in the progress loop. */
+#define HW_COLL(NAME, INAME, PARAMS, ARGS, COMM, CHECK)                                         \
     MW_WEAK int MPI_##NAME PARAMS                                                               \
     {                                                                                           \
         MPI_Request r;                                                                          \
+        if (hw_check_all && !mpiccwrap_hang_in_check)                                           \
+            hw_check CHECK;                                                                     \
         if (!hw_on)                                                                             \
             return PMPI_##NAME ARGS;                                                            \
-        return hw_coll(PMPI_##INAME(HW_ARGS_##NAME, &r), &r, COMM, "MPI_" #NAME, MW_HERE);   \
+        return hw_coll(PMPI_##INAME(HW_ARGS_##NAME, &r), &r, COMM, "MPI_" #NAME, MW_HERE);     \
     }
 
 #define HW_ARGS_Barrier comm
-HW_COLL(Barrier, Ibarrier, (MPI_Comm comm), (comm), comm)
+HW_COLL(Barrier, Ibarrier, (MPI_Comm comm), (comm), comm,
+        ("MPI_Barrier", MW_HERE, comm, 0, NOOP, -1, NOTYPE, 0))
 #define HW_ARGS_Bcast buf, count, type, root, comm
 HW_COLL(Bcast, Ibcast, (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
-        (buf, count, type, root, comm), comm)
+        (buf, count, type, root, comm), comm,
+        ("MPI_Bcast", MW_HERE, comm, root, NOOP, count, type, C_ROOT | C_SIZE))
 #define HW_ARGS_Reduce sb, rb, count, type, op, root, comm
-HW_COLL(Reduce, Ireduce, (const void *sb, void *rb, int count, MPI_Datatype type, MPI_Op op, int root,
-                 MPI_Comm comm),
-        (sb, rb, count, type, op, root, comm), comm)
+HW_COLL(Reduce, Ireduce, (const void *sb, void *rb, int count, MPI_Datatype type, MPI_Op op,
+                          int root, MPI_Comm comm),
+        (sb, rb, count, type, op, root, comm), comm,
+        ("MPI_Reduce", MW_HERE, comm, root, op, count, type, C_ROOT | C_OP | C_SIZE))
 #define HW_ARGS_Allreduce sb, rb, count, type, op, comm
-HW_COLL(Allreduce, Iallreduce, (const void *sb, void *rb, int count, MPI_Datatype type, MPI_Op op,
-                    MPI_Comm comm),
-        (sb, rb, count, type, op, comm), comm)
+HW_COLL(Allreduce, Iallreduce, (const void *sb, void *rb, int count, MPI_Datatype type,
+                                MPI_Op op, MPI_Comm comm),
+        (sb, rb, count, type, op, comm), comm,
+        ("MPI_Allreduce", MW_HERE, comm, 0, op, count, type, C_OP | C_SIZE))
 #define HW_ARGS_Gather sb, sc, st, rb, rc, rt, root, comm
-HW_COLL(Gather, Igather, (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                 int root, MPI_Comm comm),
-        (sb, sc, st, rb, rc, rt, root, comm), comm)
+HW_COLL(Gather, Igather, (const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                          MPI_Datatype rt, int root, MPI_Comm comm),
+        (sb, sc, st, rb, rc, rt, root, comm), comm,
+        ("MPI_Gather", MW_HERE, comm, root, NOOP, INPLACE(sb, rc, sc), INPLACE(sb, rt, st),
+         C_ROOT | C_SIZE))
 #define HW_ARGS_Gatherv sb, sc, st, rb, rc, displs, rt, root, comm
 HW_COLL(Gatherv, Igatherv, (const void *sb, int sc, MPI_Datatype st, void *rb, const int rc[],
-                  const int displs[], MPI_Datatype rt, int root, MPI_Comm comm),
-        (sb, sc, st, rb, rc, displs, rt, root, comm), comm)
+                            const int displs[], MPI_Datatype rt, int root, MPI_Comm comm),
+        (sb, sc, st, rb, rc, displs, rt, root, comm), comm,
+        ("MPI_Gatherv", MW_HERE, comm, root, NOOP, -1, NOTYPE, C_ROOT))
 #define HW_ARGS_Scatter sb, sc, st, rb, rc, rt, root, comm
-HW_COLL(Scatter, Iscatter, (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                  int root, MPI_Comm comm),
-        (sb, sc, st, rb, rc, rt, root, comm), comm)
+HW_COLL(Scatter, Iscatter, (const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                            MPI_Datatype rt, int root, MPI_Comm comm),
+        (sb, sc, st, rb, rc, rt, root, comm), comm,
+        ("MPI_Scatter", MW_HERE, comm, root, NOOP, INPLACE(rb, sc, rc), INPLACE(rb, st, rt),
+         C_ROOT | C_SIZE))
 #define HW_ARGS_Scatterv sb, sc, displs, st, rb, rc, rt, root, comm
-HW_COLL(Scatterv, Iscatterv, (const void *sb, const int sc[], const int displs[], MPI_Datatype st,
-                   void *rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm),
-        (sb, sc, displs, st, rb, rc, rt, root, comm), comm)
+HW_COLL(Scatterv, Iscatterv, (const void *sb, const int sc[], const int displs[],
+                              MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, int root,
+                              MPI_Comm comm),
+        (sb, sc, displs, st, rb, rc, rt, root, comm), comm,
+        ("MPI_Scatterv", MW_HERE, comm, root, NOOP, -1, NOTYPE, C_ROOT))
 #define HW_ARGS_Allgather sb, sc, st, rb, rc, rt, comm
 HW_COLL(Allgather, Iallgather, (const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
-                    MPI_Datatype rt, MPI_Comm comm),
-        (sb, sc, st, rb, rc, rt, comm), comm)
+                                MPI_Datatype rt, MPI_Comm comm),
+        (sb, sc, st, rb, rc, rt, comm), comm,
+        ("MPI_Allgather", MW_HERE, comm, 0, NOOP, INPLACE(sb, rc, sc), INPLACE(sb, rt, st),
+         C_SIZE))
 #define HW_ARGS_Allgatherv sb, sc, st, rb, rc, displs, rt, comm
-HW_COLL(Allgatherv, Iallgatherv, (const void *sb, int sc, MPI_Datatype st, void *rb, const int rc[],
-                     const int displs[], MPI_Datatype rt, MPI_Comm comm),
-        (sb, sc, st, rb, rc, displs, rt, comm), comm)
+HW_COLL(Allgatherv, Iallgatherv, (const void *sb, int sc, MPI_Datatype st, void *rb,
+                                  const int rc[], const int displs[], MPI_Datatype rt,
+                                  MPI_Comm comm),
+        (sb, sc, st, rb, rc, displs, rt, comm), comm,
+        ("MPI_Allgatherv", MW_HERE, comm, 0, NOOP, -1, NOTYPE, 0))
 #define HW_ARGS_Alltoall sb, sc, st, rb, rc, rt, comm
-HW_COLL(Alltoall, Ialltoall, (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                   MPI_Comm comm),
-        (sb, sc, st, rb, rc, rt, comm), comm)
+HW_COLL(Alltoall, Ialltoall, (const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                              MPI_Datatype rt, MPI_Comm comm),
+        (sb, sc, st, rb, rc, rt, comm), comm,
+        ("MPI_Alltoall", MW_HERE, comm, 0, NOOP, INPLACE(sb, rc, sc), INPLACE(sb, rt, st),
+         C_SIZE))
 #define HW_ARGS_Alltoallv sb, sc, sd, st, rb, rc, rd, rt, comm
-HW_COLL(Alltoallv, Ialltoallv, (const void *sb, const int sc[], const int sd[], MPI_Datatype st, void *rb,
-                    const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm),
-        (sb, sc, sd, st, rb, rc, rd, rt, comm), comm)
+HW_COLL(Alltoallv, Ialltoallv, (const void *sb, const int sc[], const int sd[],
+                                MPI_Datatype st, void *rb, const int rc[], const int rd[],
+                                MPI_Datatype rt, MPI_Comm comm),
+        (sb, sc, sd, st, rb, rc, rd, rt, comm), comm,
+        ("MPI_Alltoallv", MW_HERE, comm, 0, NOOP, -1, NOTYPE, 0))
 #define HW_ARGS_Alltoallw sb, sc, sd, st, rb, rc, rd, rt, comm
-HW_COLL(Alltoallw, Ialltoallw, (const void *sb, const int sc[], const int sd[], const MPI_Datatype st[],
-                    void *rb, const int rc[], const int rd[], const MPI_Datatype rt[],
-                    MPI_Comm comm),
-        (sb, sc, sd, st, rb, rc, rd, rt, comm), comm)
+HW_COLL(Alltoallw, Ialltoallw, (const void *sb, const int sc[], const int sd[],
+                                const MPI_Datatype st[], void *rb, const int rc[],
+                                const int rd[], const MPI_Datatype rt[], MPI_Comm comm),
+        (sb, sc, sd, st, rb, rc, rd, rt, comm), comm,
+        ("MPI_Alltoallw", MW_HERE, comm, 0, NOOP, -1, NOTYPE, 0))
 #define HW_ARGS_Reduce_scatter sb, rb, rc, type, op, comm
-HW_COLL(Reduce_scatter, Ireduce_scatter, (const void *sb, void *rb, const int rc[], MPI_Datatype type,
-                         MPI_Op op, MPI_Comm comm),
-        (sb, rb, rc, type, op, comm), comm)
+HW_COLL(Reduce_scatter, Ireduce_scatter, (const void *sb, void *rb, const int rc[],
+                                          MPI_Datatype type, MPI_Op op, MPI_Comm comm),
+        (sb, rb, rc, type, op, comm), comm,
+        ("MPI_Reduce_scatter", MW_HERE, comm, 0, op, -1, NOTYPE, C_OP))
 #define HW_ARGS_Reduce_scatter_block sb, rb, rc, type, op, comm
-HW_COLL(Reduce_scatter_block, Ireduce_scatter_block, (const void *sb, void *rb, int rc, MPI_Datatype type, MPI_Op op,
-                               MPI_Comm comm),
-        (sb, rb, rc, type, op, comm), comm)
+HW_COLL(Reduce_scatter_block, Ireduce_scatter_block, (const void *sb, void *rb, int rc,
+                                                      MPI_Datatype type, MPI_Op op,
+                                                      MPI_Comm comm),
+        (sb, rb, rc, type, op, comm), comm,
+        ("MPI_Reduce_scatter_block", MW_HERE, comm, 0, op, rc, type, C_OP | C_SIZE))
 #define HW_ARGS_Scan sb, rb, count, type, op, comm
 HW_COLL(Scan, Iscan, (const void *sb, void *rb, int count, MPI_Datatype type, MPI_Op op,
-               MPI_Comm comm),
-        (sb, rb, count, type, op, comm), comm)
+                      MPI_Comm comm),
+        (sb, rb, count, type, op, comm), comm,
+        ("MPI_Scan", MW_HERE, comm, 0, op, count, type, C_OP | C_SIZE))
 #define HW_ARGS_Exscan sb, rb, count, type, op, comm
 HW_COLL(Exscan, Iexscan, (const void *sb, void *rb, int count, MPI_Datatype type, MPI_Op op,
-                 MPI_Comm comm),
-        (sb, rb, count, type, op, comm), comm)
+                          MPI_Comm comm),
+        (sb, rb, count, type, op, comm), comm,
+        ("MPI_Exscan", MW_HERE, comm, 0, op, count, type, C_OP | C_SIZE))
 
 /* The nonblocking collectives a wait may complete: recorded like point-to-point requests. */
 static int hw_icoll(int rc, MPI_Request *r, MPI_Comm comm, const char *call, const void *site)

@@ -260,7 +260,7 @@ enum { WF_SITES = 512 };
 static struct {
     char obj[MPICCWRAP_WF_OBJ_SIZE];
     uint64_t offset;
-    char text[256];
+    char text[320];
 } wf_sites[WF_SITES];
 static int wf_nsites;
 
@@ -270,38 +270,55 @@ static const char *wf_basename(const char *p)
     return s ? s + 1 : p;
 }
 
-/* "file.c:12 in f()" for an address of an object, by addr2line (run only here, once
- * the job is known to be dead), cached. */
+int mpiccwrap_wf_resolve(const char *obj, uint64_t offset, char *file, size_t fsize,
+                         int *line, char *func, size_t nsize)
+{
+    char cmd[MPICCWRAP_WF_OBJ_SIZE + 64], f[256] = "", where[512] = "";
+    FILE *p = NULL;
+    char *colon;
+    file[0] = func[0] = '\0';
+    *line = 0;
+    if (!obj[0] || strchr(obj, '\'') || strlen(obj) >= MPICCWRAP_WF_OBJ_SIZE)
+        return 0;
+    snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null", obj,
+             (unsigned long long)offset);
+    p = popen(cmd, "r");
+    if (!p)
+        return 0;
+    if (fgets(f, sizeof f, p))
+        f[strcspn(f, "\r\n")] = '\0';
+    if (fgets(where, sizeof where, p))
+        where[strcspn(where, "\r\n (")] = '\0';
+    pclose(p);
+    if (f[0] && strcmp(f, "??"))
+        snprintf(func, nsize, "%s", f);
+    colon = strrchr(where, ':');
+    if (colon && strncmp(where, "??", 2)) {
+        *colon = '\0';
+        *line = atoi(colon + 1);
+        snprintf(file, fsize, "%s", wf_basename(where));
+    }
+    return func[0] || file[0];
+}
+
+/* "file.c:12 in f()" for an address of an object, by addr2line (run only once the
+ * job is known to be dead), cached. */
 static const char *wf_site(const wf_state *s, int obj, uint64_t offset)
 {
-    static char fallback[256];
-    char cmd[MPICCWRAP_WF_OBJ_SIZE + 64], func[256] = "", where[512] = "";
+    static char fallback[320];
+    char func[128], file[128];
     const char *path;
-    FILE *p;
-    int i;
+    int i, line;
     if (obj < 0 || obj >= s->nobjs || !s->objs[obj][0])
         return "an unknown site";
     path = s->objs[obj];
     for (i = 0; i < wf_nsites; i++)
         if (wf_sites[i].offset == offset && !strcmp(wf_sites[i].obj, path))
             return wf_sites[i].text;
-    if (strchr(path, '\''))
-        p = NULL;
-    else {
-        snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null", path,
-                 (unsigned long long)offset);
-        p = popen(cmd, "r");
-    }
-    if (p) {
-        if (fgets(func, sizeof func, p))
-            func[strcspn(func, "\r\n")] = '\0';
-        if (fgets(where, sizeof where, p))
-            where[strcspn(where, "\r\n (")] = '\0';
-        pclose(p);
-    }
-    if (where[0] && strncmp(where, "??", 2) && func[0] && strcmp(func, "??"))
-        snprintf(fallback, sizeof fallback, "%s in %s()", wf_basename(where), func);
-    else if (func[0] && strcmp(func, "??"))
+    mpiccwrap_wf_resolve(path, offset, file, sizeof file, &line, func, sizeof func);
+    if (file[0] && func[0])
+        snprintf(fallback, sizeof fallback, "%s:%d in %s()", file, line, func);
+    else if (func[0])
         snprintf(fallback, sizeof fallback, "%s+0x%llx in %s()", wf_basename(path),
                  (unsigned long long)offset, func);
     else

@@ -42,7 +42,9 @@ SWITCHES: tuple[Switch, ...] = (
            "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "
            "past it the TU compiles unchanged with a note; 0: no limit"),
-    Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off"),
+    Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off; all: "
+           "check the root, operator and data size of every collective of the program, "
+           "whoever compiled it (through the MPI interception)"),
     Switch("MPICC_WRAP_DEADLOCK", "0", "run time: 1 diagnoses hangs: a job whose ranks are all "
            "blocked with no call able to complete ends with a DEADLOCK: report and exit code 78"),
     Switch("MPICC_WRAP_HANG_TIMEOUT", "10", "run time: seconds a rank waits in one MPI call "

@@ -6,7 +6,9 @@ code 78, a ``DEADLOCK:`` report naming every ``// expect-deadlock: CALL`` line a
 ``file:line`` and containing every ``// expect-report: TEXT``, the JSON and DOT files,
 and no process left.  ``// hang: correct`` programs (slow, computing, polling) must run
 to the end with exit 0 and no report.  Every case runs under the default MPI and under
-Open MPI.
+Open MPI.  ``// hang: dynamic-check`` programs (run with ``MPICC_WRAP_CHECK=all``)
+must abort with the checker's code 77 and a ``DYNAMIC-CHECK:`` report naming every
+``// expect-dynamic: CALL`` line.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ pytestmark = pytest.mark.mpi
 HANGS = Path(__file__).resolve().parent.parent / "hangs"
 TIMEOUT = 2.0  # MPICC_WRAP_HANG_TIMEOUT in these tests
 DEADLOCK_CODE = 78
+CHECK_CODE = 77
 SLACK = 10.0  # a report must come within the timeout plus this
 
 
@@ -33,7 +36,7 @@ SLACK = 10.0  # a report must come within the timeout plus this
 class Program:
     name: str
     files: list[Path]
-    deadlock: bool
+    verdict: str  # "deadlock", "dynamic-check" or "correct"
     nprocs: list[int]
     env: dict[str, str] = field(default_factory=dict)
     sites: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, call)
@@ -41,18 +44,18 @@ class Program:
 
 
 def _parse(name: str, files: list[Path]) -> Program:
-    prog = Program(name, files, False, [2, 3, 4])
+    prog = Program(name, files, "correct", [2, 3, 4])
     for path in files:
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             for key, value in re.findall(r"//\s*([a-z-]+):\s*(.*?)\s*$", line):
                 if key == "hang":
-                    prog.deadlock = value == "deadlock"
+                    prog.verdict = value
                 elif key == "nprocs":
                     prog.nprocs = [int(v) for v in value.split()]
                 elif key == "env":
                     k, _, v = value.partition("=")
                     prog.env[k] = v
-                elif key == "expect-deadlock":
+                elif key in ("expect-deadlock", "expect-dynamic"):
                     prog.sites.append((path.name, lineno, value))
                 elif key == "expect-report":
                     prog.texts.append(value)
@@ -100,10 +103,16 @@ def executable(prog: Program, impl: str, tmp_path_factory: pytest.TempPathFactor
     return _built[key]
 
 
-def _left_running(exe: Path) -> str:
-    found = subprocess.run(["pgrep", "-af", str(exe)], capture_output=True, text=True,
-                           check=False)
-    return found.stdout.strip()
+def _left_running(exe: Path, grace: float = 5.0) -> str:
+    """Processes of ``exe`` still alive ``grace`` s after mpiexec returned (after an
+    abort mpiexec may return while the process manager is still killing ranks)."""
+    deadline = time.monotonic() + grace
+    while True:
+        found = subprocess.run(["pgrep", "-af", str(exe)], capture_output=True, text=True,
+                               check=False).stdout.strip()
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
 
 
 @pytest.mark.parametrize(("prog", "nprocs"), CASES)
@@ -113,18 +122,20 @@ def test_hang_corpus(prog: Program, nprocs: int, mpi_impl: str,
     env = {"MPICC_WRAP_DEADLOCK": "1", "MPICC_WRAP_HANG_TIMEOUT": str(TIMEOUT),
            "MPICC_WRAP_DEADLOCK_DIR": str(tmp_path), **prog.env}
     limit = TIMEOUT + SLACK + (10.0 if nprocs > 4 else 0.0)  # 16 ranks start slowly here
+    stops = prog.verdict != "correct"
     start = time.monotonic()
-    ran = mpirun.mpiexec(exe, nprocs, timeout=limit if prog.deadlock else 60, cwd=tmp_path,
-                         env=env)
+    ran = mpirun.mpiexec(exe, nprocs, timeout=limit if stops else 60, cwd=tmp_path, env=env)
     elapsed = time.monotonic() - start
-    assert not _left_running(exe), _left_running(exe)
-    if not prog.deadlock:
+    left = _left_running(exe)
+    assert not left, left
+    if not stops:
         assert not ran.timed_out and ran.returncode == 0, ran.output
-        assert "DEADLOCK" not in ran.output, ran.output
+        assert "DEADLOCK" not in ran.output and "DYNAMIC-CHECK" not in ran.output, ran.output
         return
+    prefix = "DEADLOCK:" if prog.verdict == "deadlock" else "DYNAMIC-CHECK:"
     assert not ran.timed_out, f"no report within {limit} s:\n{ran.output}"
-    assert ran.returncode == DEADLOCK_CODE, ran.output
-    report = [line for line in ran.stderr.splitlines() if line.startswith("DEADLOCK:")]
+    assert ran.returncode == (DEADLOCK_CODE if prefix == "DEADLOCK:" else CHECK_CODE), ran.output
+    report = [line for line in ran.stderr.splitlines() if line.startswith(prefix)]
     assert report, ran.output
     text = "\n".join(report)
     for fname, line, call in prog.sites:
@@ -132,8 +143,9 @@ def test_hang_corpus(prog: Program, nprocs: int, mpi_impl: str,
             f"{call} at {fname}:{line} not named:\n{text}")
     for want in prog.texts:
         assert want in text, f"{want!r} missing:\n{text}"
-    graph = json.loads((tmp_path / "mpiccwrap-deadlock.json").read_text())
-    assert len(graph["ranks"]) == nprocs
-    assert any(r["deadlocked"] for r in graph["ranks"])
-    assert (tmp_path / "mpiccwrap-deadlock.dot").read_text().startswith("digraph")
+    if prefix == "DEADLOCK:":
+        graph = json.loads((tmp_path / "mpiccwrap-deadlock.json").read_text())
+        assert len(graph["ranks"]) == nprocs
+        assert any(r["deadlocked"] for r in graph["ranks"])
+        assert (tmp_path / "mpiccwrap-deadlock.dot").read_text().startswith("digraph")
     print(f"{prog.name} -n {nprocs}: report after {elapsed:.1f} s")
