@@ -1,8 +1,8 @@
 /* mpiccwrap_hang.c - run-time deadlock diagnosis: interception and detection.
  *
- * Switch: MPICC_WRAP_DEADLOCK (read once in MPI_Init; every rank must see the same
- * value, as mpiexec gives them).  Off, every wrapper below is one predicted branch and
- * a tail call of its PMPI_ entry point.
+ * Switch: MPICC_WRAP_DEADLOCK, on by default (read once in MPI_Init; every rank must
+ * see the same value, as mpiexec gives them).  Off (0), every wrapper below is one
+ * predicted branch and a tail call of its PMPI_ entry point.
  *
  * 1. Interception.  Weak MPI_* wrappers (a program's or tool's own definitions win)
  *    of every point-to-point call that can block, the waits, the blocking collectives
@@ -766,7 +766,7 @@ static void hw_setup(int provided)
     const char *check = getenv("MPICC_WRAP_CHECK");
     hw_sync_sends = hw_flag("MPICC_WRAP_SYNC_SENDS", 0);
     hw_check_all = check && !strcmp(check, "all");
-    if (!hw_flag("MPICC_WRAP_DEADLOCK", 0) || provided == MPI_THREAD_MULTIPLE)
+    if (!hw_flag("MPICC_WRAP_DEADLOCK", 1) || provided == MPI_THREAD_MULTIPLE)
         return;
     if (t && *t) {
         char *end;

@@ -45,8 +45,9 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off; all: "
            "check the root, operator and data size of every collective of the program, "
            "whoever compiled it (through the MPI interception)"),
-    Switch("MPICC_WRAP_DEADLOCK", "0", "run time: 1 diagnoses hangs: a job whose ranks are all "
-           "blocked with no call able to complete ends with a DEADLOCK: report and exit code 78"),
+    Switch("MPICC_WRAP_DEADLOCK", "1", "run time: diagnose hangs: a job whose ranks are all "
+           "blocked with no call able to complete ends with a DEADLOCK: report and exit code "
+           "78; 0 turns the diagnosis off"),
     Switch("MPICC_WRAP_HANG_TIMEOUT", "10", "run time: seconds a rank waits in one MPI call "
            "before the deadlock diagnosis looks at the job"),
     Switch("MPICC_WRAP_DEADLOCK_DIR", "", "run time: directory of the wait-for graph files "

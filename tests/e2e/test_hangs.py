@@ -149,3 +149,22 @@ def test_hang_corpus(prog: Program, nprocs: int, mpi_impl: str,
         assert any(r["deadlocked"] for r in graph["ranks"])
         assert (tmp_path / "mpiccwrap-deadlock.dot").read_text().startswith("digraph")
     print(f"{prog.name} -n {nprocs}: report after {elapsed:.1f} s")
+
+
+@pytest.mark.parametrize("switch", ["default", "0"])
+def test_diagnosis_is_on_by_default_and_switches_off(
+        switch: str, mpi_impl: str, tmp_path_factory: pytest.TempPathFactory,
+        tmp_path: Path) -> None:
+    prog = next(p for p in PROGRAMS if p.name == "recv_recv_cycle")
+    exe = executable(prog, mpi_impl, tmp_path_factory)
+    env = {"MPICC_WRAP_HANG_TIMEOUT": "1", "MPICC_WRAP_DEADLOCK_DIR": str(tmp_path)}
+    if switch == "0":
+        env["MPICC_WRAP_DEADLOCK"] = "0"
+    ran = mpirun.mpiexec(exe, 2, timeout=8, cwd=tmp_path, env=env)
+    if switch == "0":  # the plain hang: mpirun.py kills it
+        assert ran.timed_out and "DEADLOCK" not in ran.output, ran.output
+    else:
+        assert not ran.timed_out and ran.returncode == DEADLOCK_CODE, ran.output
+        assert "DEADLOCK: cycle 0 -> 1 -> 0" in ran.stderr
+    left = _left_running(exe)
+    assert not left, left
