@@ -21,6 +21,12 @@
  *    site records from the rewriting because the rewriting only touches TUs with
  *    findings, and a deadlock can sit in any TU or library.
  *
+ *    Blocking collectives are only carried out as below with
+ *    MPICC_WRAP_HANG_COLLECTIVES=1: MPI libraries implement the nonblocking forms with
+ *    other, slower algorithms (MPICH: a one-double MPI_Iallreduce costs 3x an
+ *    MPI_Allreduce at -n 2), which the default must not cost.  Without it a rank in a
+ *    blocking collective never reports, so a hang that involves one gets no verdict.
+ *
  * 2. Detection.  A blocking call is carried out as its nonblocking form plus a test
  *    loop (MPI_Recv = MPI_Irecv + MPI_Test ...).  The loop reads the clock every 256
  *    tests only; after 1 ms it also serves a private duplicate of MPI_COMM_WORLD
@@ -79,7 +85,7 @@ struct hw_desc {
     const void *site;
 };
 
-static int hw_on, hw_sync_sends, hw_check_all, hw_rank, hw_size;
+static int hw_on, hw_coll_on, hw_sync_sends, hw_check_all, hw_rank, hw_size;
 static const void *hw_check_site; /* return address of the collective being checked */
 static double hw_timeout = MPICCWRAP_HANG_TIMEOUT_DEFAULT;
 static MPI_Comm hw_ctl = MPI_COMM_NULL;
@@ -783,6 +789,7 @@ static void hw_setup(int provided)
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &hw_countval,
                             NULL);
     hw_on = 1;
+    hw_coll_on = hw_flag("MPICC_WRAP_HANG_COLLECTIVES", 0);
 }
 
 MW_WEAK int MPI_Init(int *argc, char ***argv)
@@ -816,7 +823,7 @@ MW_WEAK int MPI_Finalize(void)
         hw_on = 0;
         PMPI_Waitall(HW_POOL, hw_pool_req, MPI_STATUSES_IGNORE); /* eager: done already */
     }
-    hw_on = 0;
+    hw_on = hw_coll_on = 0;
     return PMPI_Finalize();
 }
 
@@ -1292,7 +1299,7 @@ enum { C_ROOT = MPICCWRAP_CHECK_ROOT, C_OP = MPICCWRAP_CHECK_OP, C_SIZE = MPICCW
         MPI_Request r;                                                                          \
         if (hw_check_all && !mpiccwrap_hang_in_check)                                           \
             hw_check CHECK;                                                                     \
-        if (!hw_on)                                                                             \
+        if (!hw_coll_on)                                                                        \
             return PMPI_##NAME ARGS;                                                            \
         return hw_coll(PMPI_##INAME(HW_ARGS_##NAME, &r), &r, COMM, "MPI_" #NAME, MW_HERE);     \
     }

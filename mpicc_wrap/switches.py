@@ -48,6 +48,9 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_DEADLOCK", "1", "run time: diagnose hangs: a job whose ranks are all "
            "blocked with no call able to complete ends with a DEADLOCK: report and exit code "
            "78; 0 turns the diagnosis off"),
+    Switch("MPICC_WRAP_HANG_COLLECTIVES", "0", "run time: 1 lets the deadlock diagnosis see "
+           "ranks blocked in collectives too (they then run as their nonblocking forms, "
+           "which some MPIs make slower)"),
     Switch("MPICC_WRAP_HANG_TIMEOUT", "10", "run time: seconds a rank waits in one MPI call "
            "before the deadlock diagnosis looks at the job"),
     Switch("MPICC_WRAP_DEADLOCK_DIR", "", "run time: directory of the wait-for graph files "

@@ -1,6 +1,7 @@
 // hang: deadlock
 // nprocs: 2 3 4
-// expect-report: waits in MPI_Recv(from rank 0, tag 0, MPI_COMM_WORLD) at barrier_vs_recv.c:15
+// env: MPICC_WRAP_HANG_COLLECTIVES=1
+// expect-report: waits in MPI_Recv(from rank 0, tag 0, MPI_COMM_WORLD) at barrier_vs_recv.c:16
 #include <mpi.h>
 
 int main(int argc, char **argv) {

@@ -1,5 +1,6 @@
 // hang: correct
 // nprocs: 2 3
+// env: MPICC_WRAP_HANG_COLLECTIVES=1
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

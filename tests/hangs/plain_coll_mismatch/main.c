@@ -1,5 +1,6 @@
 // hang: deadlock
 // nprocs: 2 3 4
+// env: MPICC_WRAP_HANG_COLLECTIVES=1
 // expect-report: finished and wait
 #include <mpi.h>
 
