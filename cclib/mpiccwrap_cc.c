@@ -31,6 +31,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "mpiccwrap_cc.h"
+#include "mpiccwrap_hang.h"
 #include "mpiccwrap_recorder.h"
 
 #include <stdarg.h>
@@ -212,6 +213,9 @@ static void mw_fill(struct mw_record *r, const struct mpiccwrap_site *s, const l
     mw_copy(r->function, s->function, sizeof r->function);
     mw_copy(r->file, s->file, sizeof r->file);
     mw_copy(r->cond, s->cond, sizeof r->cond);
+    if (!r->file[0]) /* a check made by the interception (MPICC_WRAP_CHECK=all) */
+        mpiccwrap_hang_where(r->file, sizeof r->file, &r->line, r->function,
+                             sizeof r->function);
 }
 
 /* Print "rank 2" or "ranks 0-3,5" for the ranks i with key[i] == want. */
@@ -466,6 +470,12 @@ int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI
     int i, mismatch = 0;
     if (!site || !mw_active(comm))
         return 0;
+    /* MPICC_WRAP_CHECK=all: the interception checks every collective itself; the
+     * checks inserted before collectives stand aside, exit checks stay. */
+    if (site->color != MPICCWRAP_COLOR_EXIT && !mpiccwrap_hang_in_check &&
+        mpiccwrap_hang_checks_all())
+        return 0;
+    mpiccwrap_hang_in_check++;
     mine[0] = site->color;
     mine[1] = site->checks & MPICCWRAP_CHECK_ROOT ? root : MPICCWRAP_NO_ROOT;
     mine[2] = site->checks & MPICCWRAP_CHECK_OP ? mw_opcode(op) : 0;
@@ -481,6 +491,7 @@ int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI
         mw_trace(comm, site, mine, count, mismatch);
     if (mismatch)
         mw_report(comm, site, mine);
+    mpiccwrap_hang_in_check--;
     return 0;
 }
 

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 /* BEGIN mpiccwrap protocol */
-#define MPICCWRAP_PROTOCOL_VERSION 1
+#define MPICCWRAP_PROTOCOL_VERSION 2
 
 /* Exit code given to MPI_Abort when a check finds a mismatch. */
 #define MPICCWRAP_ABORT_CODE 77
@@ -113,6 +113,94 @@ struct mpiccwrap_record {
                                             source's spelling */
     char function[MPICCWRAP_NAME_SIZE];
     char file[MPICCWRAP_FILE_SIZE];
+};
+/* -- Deadlock diagnosis (cclib/mpiccwrap_hang.c, mpiccwrap_waitfor.c) ------------- *
+ * Each rank that has been blocked in an MPI call for MPICC_WRAP_HANG_TIMEOUT seconds
+ * sends world rank 0 one struct mpiccwrap_wf_state on a private duplicate of
+ * MPI_COMM_WORLD; rank 0 builds the AND/OR wait-for graph from them.  The struct is
+ * also the unit of the JSON file the report writes (one object per rank). */
+
+/* Exit code given to MPI_Abort when the diagnosis proves a deadlock. */
+#define MPICCWRAP_DEADLOCK_CODE 78
+/* Default of MPICC_WRAP_HANG_TIMEOUT, in seconds. */
+#define MPICCWRAP_HANG_TIMEOUT_DEFAULT 10
+#define MPICCWRAP_WF_MAX_OPS 12
+#define MPICCWRAP_WF_MAX_MEMBERS 128
+#define MPICCWRAP_WF_MAX_OBJS 4
+#define MPICCWRAP_WF_OBJ_SIZE 160
+#define MPICCWRAP_WF_CALL_SIZE 24
+#define MPICCWRAP_WF_COMM_SIZE 32
+
+/* What a rank is doing when it reports. */
+enum mpiccwrap_wf_status {
+    MPICCWRAP_WF_BLOCKED = 1, /* in a blocking MPI call */
+    MPICCWRAP_WF_FINISHED = 2 /* in MPI_Finalize, waiting for the other ranks */
+};
+
+/* How the operations a blocking call waits for combine. */
+enum mpiccwrap_wf_join {
+    MPICCWRAP_WF_AND = 1, /* every one must complete (Wait, Waitall, Sendrecv, ...) */
+    MPICCWRAP_WF_OR = 2   /* any one is enough (Waitany, Waitsome) */
+};
+
+/* Kind of one operation. */
+enum mpiccwrap_wf_kind {
+    MPICCWRAP_WF_SEND = 1,   /* a send; a blocked standard send counts as synchronous */
+    MPICCWRAP_WF_RECV = 2,   /* a receive (peer MPICCWRAP_WF_ANY: MPI_ANY_SOURCE) */
+    MPICCWRAP_WF_PROBE = 3,  /* a probe: waits like a receive, consumes nothing */
+    MPICCWRAP_WF_COLL = 4,   /* a collective (MPI_Finalize: on MPI_COMM_WORLD) */
+    MPICCWRAP_WF_UNKNOWN = 5, /* cannot be judged (unknown request, intercommunicator):
+                                 taken as able to complete */
+    MPICCWRAP_WF_SENT = 6,   /* a send that completed recently (hints only) */
+    MPICCWRAP_WF_UNRECEIVED = 7 /* a message that arrived and no receive matched it */
+};
+
+/* Peer and tag values with a meaning of their own. */
+enum mpiccwrap_wf_peers {
+    MPICCWRAP_WF_ANY = -1,   /* MPI_ANY_SOURCE / MPI_ANY_TAG */
+    MPICCWRAP_WF_NOBODY = -2 /* no peer (collectives) */
+};
+
+/* Flags of mpiccwrap_wf_op.flags. */
+enum mpiccwrap_wf_flags {
+    MPICCWRAP_WF_WAITED = 1,    /* part of what the blocking call waits for */
+    MPICCWRAP_WF_PERSISTENT = 2 /* an active persistent request */
+};
+
+struct mpiccwrap_wf_op {
+    int32_t kind;      /* enum mpiccwrap_wf_kind */
+    int32_t flags;     /* enum mpiccwrap_wf_flags */
+    int32_t peer;      /* world rank, MPICCWRAP_WF_ANY or MPICCWRAP_WF_NOBODY */
+    int32_t tag;       /* MPICCWRAP_WF_ANY for MPI_ANY_TAG */
+    uint64_t comm_id;  /* equal on every rank of a communicator; 0: unknown */
+    int32_t comm_size;
+    int32_t obj;       /* index in objs of the call site's object, -1: unknown */
+    int64_t bytes;     /* -1: unknown */
+    uint64_t offset;   /* call site: return address relative to its object */
+    char call[MPICCWRAP_WF_CALL_SIZE];      /* "MPI_Irecv" */
+    char comm_name[MPICCWRAP_WF_COMM_SIZE]; /* MPI's name of the communicator, or "" */
+};
+
+struct mpiccwrap_wf_state {
+    uint32_t version;    /* MPICCWRAP_PROTOCOL_VERSION */
+    int32_t world_rank;
+    int32_t world_size;
+    int32_t status;      /* enum mpiccwrap_wf_status */
+    uint64_t epoch;      /* number of the blocking call, per rank: equal epochs = same call */
+    int32_t round;       /* confirmation round answered, 0 for a spontaneous report */
+    int32_t join;        /* enum mpiccwrap_wf_join */
+    int32_t nops;
+    int32_t truncated;   /* 1: more outstanding operations than fit: judged unknown */
+    uint64_t members_comm; /* comm_id whose world ranks are in members, 0: none */
+    int32_t nmembers;      /* -1: that communicator has too many ranks to list */
+    int32_t nobjs;
+    char call[MPICCWRAP_WF_CALL_SIZE]; /* the blocking call */
+    int32_t obj;
+    int32_t pad;
+    uint64_t offset;
+    struct mpiccwrap_wf_op ops[MPICCWRAP_WF_MAX_OPS];
+    int32_t members[MPICCWRAP_WF_MAX_MEMBERS];
+    char objs[MPICCWRAP_WF_MAX_OBJS][MPICCWRAP_WF_OBJ_SIZE];
 };
 /* END mpiccwrap protocol */
 

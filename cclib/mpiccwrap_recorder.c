@@ -28,6 +28,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, mkdir */
 #include "mpiccwrap_recorder.h"
+#include "mpiccwrap_hang.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -225,11 +226,15 @@ void mpiccwrap_trace_record(struct mpiccwrap_record *rec)
 
 /* -- communicator constructors and destructors (weak PMPI wrappers) ----------------- */
 
-/* Register *out when the constructor succeeded. */
-static int mw_made(int rc, const MPI_Comm *out)
+/* Register *out when the constructor succeeded, and give it its identity for the
+ * deadlock diagnosis (mpiccwrap_hang.c): made from `parent`; `counted` constructors
+ * are collective over all of parent, so every rank numbers them alike. */
+static int mw_made(int rc, MPI_Comm parent, const MPI_Comm *out, int salt, int counted)
 {
-    if (rc == MPI_SUCCESS && out)
+    if (rc == MPI_SUCCESS && out) {
         mw_add(*out);
+        mpiccwrap_hang_comm_made(parent, *out, salt, counted);
+    }
     return rc;
 }
 
@@ -255,55 +260,55 @@ MW_WEAK int MPI_Comm_disconnect(MPI_Comm *comm)
 
 MW_WEAK int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Comm_dup(comm, newcomm), newcomm);
+    return mw_made(PMPI_Comm_dup(comm, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+    return mw_made(PMPI_Comm_dup_with_info(comm, info, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    return mw_made(PMPI_Comm_idup(comm, newcomm, request), newcomm);
+    return mw_made(PMPI_Comm_idup(comm, newcomm, request), MPI_COMM_NULL, newcomm, 0, 0);
 }
 
 MW_WEAK int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
+    return mw_made(PMPI_Comm_split(comm, color, key, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                                 MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
+    return mw_made(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Comm_create(comm, group, newcomm), newcomm);
+    return mw_made(PMPI_Comm_create(comm, group, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
+    return mw_made(PMPI_Comm_create_group(comm, group, tag, newcomm), comm, newcomm, tag, 0);
 }
 
 MW_WEAK int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
                             int reorder, MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm);
+    return mw_made(PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Cart_sub(comm, remain_dims, newcomm), newcomm);
+    return mw_made(PMPI_Cart_sub(comm, remain_dims, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
                              int reorder, MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm), newcomm);
+    return mw_made(PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[],
@@ -312,7 +317,7 @@ MW_WEAK int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[],
                                   MPI_Comm *newcomm)
 {
     return mw_made(PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights,
-                                          info, reorder, newcomm), newcomm);
+                                          info, reorder, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
@@ -322,10 +327,10 @@ MW_WEAK int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const in
 {
     return mw_made(PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights,
                                                    outdegree, destinations, destweights,
-                                                   info, reorder, newcomm), newcomm);
+                                                   info, reorder, newcomm), comm, newcomm, 0, 1);
 }
 
 MW_WEAK int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
 {
-    return mw_made(PMPI_Intercomm_merge(intercomm, high, newcomm), newcomm);
+    return mw_made(PMPI_Intercomm_merge(intercomm, high, newcomm), intercomm, newcomm, 0, 1);
 }

@@ -43,7 +43,21 @@ SWITCHES: tuple[Switch, ...] = (
            "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "
            "past it the TU compiles unchanged with a note; 0: no limit"),
-    Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off"),
+    Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off; all: "
+           "check the root, operator and data size of every collective of the program, "
+           "whoever compiled it (through the MPI interception)"),
+    Switch("MPICC_WRAP_DEADLOCK", "1", "run time: diagnose hangs: a job whose ranks are all "
+           "blocked with no call able to complete ends with a DEADLOCK: report and exit code "
+           "78; 0 turns the diagnosis off"),
+    Switch("MPICC_WRAP_HANG_COLLECTIVES", "0", "run time: 1 lets the deadlock diagnosis see "
+           "ranks blocked in collectives too (they then run as their nonblocking forms, "
+           "which some MPIs make slower)"),
+    Switch("MPICC_WRAP_HANG_TIMEOUT", "10", "run time: seconds a rank waits in one MPI call "
+           "before the deadlock diagnosis looks at the job"),
+    Switch("MPICC_WRAP_DEADLOCK_DIR", "", "run time: directory of the wait-for graph files "
+           "mpiccwrap-deadlock.json and .dot (default: the reporting rank's working directory)"),
+    Switch("MPICC_WRAP_SYNC_SENDS", "0", "run time: 1 runs every MPI_Send as MPI_Ssend, so "
+           "programs that rely on MPI's buffering deadlock visibly"),
     Switch("MPICC_WRAP_TRACE_DIR", "", "run time: each process writes a binary trace of the "
            "checks it performed to this directory (mpicc-wrap-tool trace DIR prints them)"),
 )

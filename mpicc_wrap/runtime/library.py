@@ -52,6 +52,10 @@ ARCHIVE = "libmpiccwrap_cc.a"
 DONE = "BUILD-COMPLETE"
 MODULE_ERROR = "cffi-module-error.txt"  # why the optional cffi module is missing
 BUILD_VERSION = "1"  # bump when the build recipe itself changes
+# The deadlock diagnosis (cclib/mpiccwrap_hang.c) intercepts MPI calls of every object,
+# so every executable links it, not only those that call the checker (ld's -u holds
+# wherever it stands on the command line).
+FORCE_LINK = ("-Wl,--undefined=mpiccwrap_hang_anchor",)
 
 # Python-implemented export of the cffi embedding library (post-mortem helper).
 PY_API = "int mpiccwrap_format_ranks(const int *ranks, int n, char *out, int outsize);"
@@ -252,14 +256,15 @@ def cache_root(options: Options) -> str:
 
 
 def link_args(compiler: list[str], options: Options, scratch: str | None = None) -> list[str]:
-    """Extra link arguments that add the checker runtime: its static archive.
+    """Extra link arguments that add the checker runtime: its static archive, then
+    FORCE_LINK (the deadlock diagnosis goes into every executable).
 
     The archive is linked by path, so the executable needs nothing at run time.  When
     the cache cannot hold it (read-only, not a directory, full), it is built in
     ``scratch`` for this link alone, with a note: an unusable cache never fails a link.
     """
     try:
-        return [str(ensure_runtime(compiler, options).archive)]
+        return [str(ensure_runtime(compiler, options).archive), *FORCE_LINK]
     except WrapError as exc:
         if scratch is None:
             raise
@@ -270,4 +275,4 @@ def link_args(compiler: list[str], options: Options, scratch: str | None = None)
         _build_into(compiler, private)
     except OSError as exc:
         raise WrapError(f"cannot build the checker runtime in {scratch}: {exc}") from exc
-    return [str(_paths(private).archive)]
+    return [str(_paths(private).archive), *FORCE_LINK]

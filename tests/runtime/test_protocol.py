@@ -15,7 +15,7 @@ from mpicc_wrap.packagedata import data_dir
 from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 
-STRUCTS = ("mpiccwrap_trace_header", "mpiccwrap_record")
+STRUCTS = ("mpiccwrap_trace_header", "mpiccwrap_record", "mpiccwrap_wf_op", "mpiccwrap_wf_state")
 
 
 def _c_view(tmp_path: Path) -> dict[str, int]:
