@@ -26,3 +26,17 @@ def test_checkout_layout_is_used_when_the_subpackage_is_missing(
     found = packagedata.data_dir("cclib")
     assert found == Path(packagedata.__file__).resolve().parent.parent / "cclib"
     assert found.joinpath("mpiccwrap_cc.h").is_file()
+
+
+def test_every_subpackage_is_installed() -> None:
+    """A non-editable install (CI's, a user's) ships only the packages pyproject lists:
+    a new subpackage missing there imports in the checkout and fails once installed."""
+    import tomllib
+
+    from paths import ROOT
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for p in (ROOT / "mpicc_wrap").rglob("__init__.py")}
+    assert found <= listed, f"missing from pyproject.toml: {sorted(found - listed)}"
