@@ -28,19 +28,21 @@ from typing import Any, TextIO
 
 from mpicc_wrap.analysis import summaries
 from mpicc_wrap.analysis.summaries import Record
-from mpicc_wrap.driver import cmdline, netcompile, stage
+from mpicc_wrap.driver import cmdline, netcompile, resultcache, stage
 from mpicc_wrap.driver import commands as pp
 from mpicc_wrap.driver import compiler as cc
 from mpicc_wrap.driver.cmdline import Arg, Invocation
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
+from mpicc_wrap.fileutil import write_atomically
 from mpicc_wrap.model import FunctionSummary
-from mpicc_wrap.switches import Options
+from mpicc_wrap.switches import Options, cache_dir
 
 __all__ = ["VERSION", "describe", "substitutes"]
 
 VERSION = 1
 SOURCE_CHANGED = "source changed since it was compiled; rebuild it"
 NO_SOURCE = "its source was not recorded when it was compiled; rebuild it"
+RELINK_SUFFIX = ".o"
 
 
 class CannotRelink(Exception):
@@ -133,12 +135,17 @@ def _compile(info: dict[str, Any], external: dict[str, FunctionSummary],
     with open(text_path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
     quiet = dataclasses.replace(options, report="", sarif="", stats=False, werror=False)
+    cached = _cached(text, info, external, compiler, quiet)
+    if cached is not None and cached.hit(obj):
+        return cached.instrumented
     try:
         result = stage.run_budgeted(text, info["given"], compiler, quiet, external=external,
                                     warning_flags=inv.warning_flags, stream=io.StringIO())
     except AnalysisSkipped as exc:
         raise CannotRelink(str(exc)) from None
     if result.text is None:
+        if cached is not None:
+            cached.keep(None)
         return False
     rewritten = os.path.join(workdir, "tu-rewritten.i")
     with open(rewritten, "w", encoding="utf-8", errors="surrogateescape") as f:
@@ -150,7 +157,59 @@ def _compile(info: dict[str, Any], external: dict[str, FunctionSummary],
     if options.debug:
         print(f"mpicc-wrap: debug: re-instrumented {info['given']} at link time",
               file=sys.stderr)
+    if cached is not None:
+        cached.keep(obj)
     return True
+
+
+@dataclasses.dataclass
+class _Cached:
+    """A re-instrumented object in the cache: every executable linked against the same
+    archive needs the same replacement members, and recompiling them at each link cost
+    a p4est example link 28 s (plain: 0.3 s).  ``path`` holds the object, or is an
+    empty file when the analysis found nothing to check after all."""
+
+    path: str
+    instrumented: bool = False
+
+    def hit(self, obj: str) -> bool:
+        """Copy the cached object to ``obj``; False on a miss."""
+        try:
+            size = os.path.getsize(self.path)
+            self.instrumented = size > 0
+            if self.instrumented:
+                shutil.copyfile(self.path, obj)
+            os.utime(self.path)  # recently used: evicted last
+        except OSError:
+            return False
+        return True
+
+    def keep(self, obj: str | None) -> None:
+        """Store ``obj`` (None: nothing to check); failures are ignored."""
+        try:
+            data = b""
+            if obj is not None:
+                with open(obj, "rb") as f:
+                    data = f.read()
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            write_atomically(self.path, data, 0o600)
+            if int(os.path.basename(self.path)[:8], 16) % resultcache.EVICT_EVERY == 0:
+                resultcache.evict(os.path.dirname(self.path), resultcache.MAX_BYTES,
+                                  RELINK_SUFFIX)
+        except OSError:
+            pass
+
+
+def _cached(text: str, info: dict[str, Any], external: dict[str, FunctionSummary],
+            compiler: list[str], options: Options) -> _Cached | None:
+    """The cache slot of this recompile, keyed like an analysis result (preprocessed
+    text, external summaries it names, tool, mode) plus the compile flags; None when
+    the result cache is off."""
+    if not resultcache.enabled(options):
+        return None
+    name = resultcache.key(text, info["given"], [*compiler, "\0", *info["args"]],
+                           options, external)
+    return _Cached(os.path.join(cache_dir(options), "relink", name + RELINK_SUFFIX))
 
 
 def _run(cmd: list[str], failure: str) -> None:
