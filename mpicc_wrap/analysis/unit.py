@@ -40,6 +40,10 @@ def _with_exit_divergence(default: TUAnalysis, reported: TUAnalysis) -> TUAnalys
 
 def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
     from mpicc_wrap.analysis import rankdep
+    from mpicc_wrap.analysis.rankdep import seeds
+
+    if not seeds.has_seeds(tu.ast, external):
+        return seeds.Uniform()
 
     def where(line: int) -> str:
         """A seed's preprocessed line as the user's ``file.c:LINE``."""

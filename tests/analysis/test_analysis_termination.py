@@ -201,9 +201,10 @@ def test_walk_cap_falls_back_to_multi_valued(monkeypatch: pytest.MonkeyPatch) ->
     result, solver, _ = _analyse(linked_lists(4))
     assert solver.gave_up
     assert result.findings
-    # Memory that is uniform in truth is multi-valued once the solver gives up.
+    # Memory that is uniform in truth is multi-valued once the solver gives up (the
+    # rank is read, so the TU has a seed and the solver runs at all).
     uniform = """int n = 3;
-    int main(int c, char **v) { MPI_Init(&c, &v);
+    int main(int c, char **v) { int r; MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);
       if (n) MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }"""
     result, solver, _ = _analyse(uniform)
     assert solver.gave_up and result.findings
@@ -251,3 +252,16 @@ def test_csmith_programs_with_mpi_terminate(seed: int, tmp_path: Path) -> None:
     assert not done.timed_out and done.returncode == 0, done.stderr[-2000:]
     assert "analysis skipped" not in done.stderr
     assert "[-Wmpi-collective-order]" in done.stderr
+
+
+def test_a_tu_without_seeds_skips_the_solver() -> None:
+    """No rank, no received data, no per-process library call: every question has the
+    answer "single-valued" without a fixed point (``rankdep.seeds``)."""
+    no_seed = """int n = 3; void work(int *p) { *p += n; }
+    int main(int c, char **v) { MPI_Init(&c, &v); work(&n);
+      if (n) MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }"""
+    with pytest.raises(IndexError):  # no solver was made
+        _analyse(no_seed)
+    seeded = no_seed.replace("work(&n);", "MPI_Comm_rank(MPI_COMM_WORLD, &n);")
+    result, _, _ = _analyse(seeded)
+    assert result.findings

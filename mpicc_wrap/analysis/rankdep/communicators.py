@@ -20,6 +20,7 @@ soundness argument):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from pycparser import c_ast
 
@@ -34,7 +35,8 @@ from mpicc_wrap.analysis.rankdep.locations import (
 )
 from mpicc_wrap.frontend import handles, positions
 
-__all__ = ["colour_facts", "comm_location", "handle_location", "is_comm_null"]
+__all__ = ["colour_facts", "comm_location", "handle_location", "is_comm_null",
+           "null_tested"]
 
 _WORLD = frozenset({"MPI_COMM_WORLD", ""})
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -88,6 +90,34 @@ def is_comm_null(e: c_ast.Node, names: dict[str, str]) -> bool:
     if isinstance(e, c_ast.ID) and e.name == "MPI_COMM_NULL":
         return True
     return handles.display(positions.c_text(e), names) == "MPI_COMM_NULL"
+
+
+class _NullTests(c_ast.NodeVisitor):
+    """The handle locations a function compares with MPI_COMM_NULL."""
+
+    def __init__(self, f: FunctionFacts, names: dict[str, str]) -> None:
+        self.f, self.names, self.found = f, names, set[Loc]()
+
+    def visit_BinaryOp(self, e: c_ast.BinaryOp) -> None:
+        if e.op in ("==", "!="):
+            for h, other in ((e.left, e.right), (e.right, e.left)):
+                if (isinstance(other, (c_ast.ID, c_ast.Cast))  # what MPI_COMM_NULL expands to
+                        and is_comm_null(other, self.names)
+                        and (loc := handle_location(self.f, h))):
+                    self.found.add(loc)
+        self.generic_visit(e)
+
+
+def null_tested(funcs: Iterable[FunctionFacts], names: dict[str, str]) -> set[Loc]:
+    """Every handle location some function of the TU compares with MPI_COMM_NULL: a
+    solve relative to any other handle differs from the world solve only by split
+    colours (``colour_facts``)."""
+    found: set[Loc] = set()
+    for f in funcs:
+        scan = _NullTests(f, names)
+        scan.visit(f.body)
+        found |= scan.found
+    return found
 
 
 class _Writes(c_ast.NodeVisitor):

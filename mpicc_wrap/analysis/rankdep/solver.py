@@ -8,7 +8,11 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis.rankdep.communicators import colour_facts, comm_location
+from mpicc_wrap.analysis.rankdep.communicators import (
+    colour_facts,
+    comm_location,
+    null_tested,
+)
 from mpicc_wrap.analysis.rankdep.locations import (
     EVERYTHING,
     GAVE_UP,
@@ -54,6 +58,7 @@ class RankDependence(Statements):
         self._handle_names = handle_names or {}
         self._within = within
         self._relative: dict[Loc, RankDependence] = {}
+        self._null_tested: set[Loc] | None = None
         if within is not None:
             variables = {d.name for d in self._global_decls if d.name}
             self._colours = {n: c for n, f in funcs.items()
@@ -75,8 +80,20 @@ class RankDependence(Statements):
             return world
         if within not in self._relative:
             self._relative[within] = RankDependence(
-                self._ast, self._external, self._loc, self._handle_names, within)
+                self._ast, self._external, self._loc, self._handle_names, within
+            ) if self._relative_differs(within) else self
         return self._relative[within]._reason(func_name, expr)
+
+    def _relative_differs(self, within: Loc) -> bool:
+        """False when the solve relative to ``within`` would repeat the world solve: the
+        TU neither tests that handle against MPI_COMM_NULL nor creates it by a split
+        whose colour facts apply (the only two differences, ``communicators.py``)."""
+        if self._null_tested is None:
+            self._null_tested = null_tested(self._funcs.values(), self._handle_names)
+        if within in self._null_tested:
+            return True
+        variables = {d.name for d in self._global_decls if d.name}
+        return any(colour_facts(f, within, variables) for f in self._funcs.values())
 
     def _reason(self, func_name: str, expr: c_ast.Node) -> str | None:
         if id(expr) in self._seen:

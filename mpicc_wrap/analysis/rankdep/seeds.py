@@ -1,0 +1,63 @@
+"""The on-demand shortcut: a TU that contains no seed has no multi-valued expression.
+
+Every reason the solver records starts at a seed (``Expressions._seed``): a rank output
+of an MPI call, a per-process library function (``catalogue.rank_source``), ``getenv``
+of a launcher rank variable, or a call of another TU's function whose summary says
+``returns_rank``.  Facts only propagate from reasons (data flow, gating, ``ANY``), so a
+TU whose code calls none of these answers "single-valued" to every question, and the
+fixed point -- most of the analysis time of a TU without MPI calls, such as a
+container or I/O utility file -- is skipped (``Uniform``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pycparser import c_ast
+
+from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.rankdep.locations import callee
+from mpicc_wrap.model import FunctionSummary
+
+__all__ = ["Uniform", "has_seeds"]
+
+
+class _Calls(c_ast.NodeVisitor):
+    """The names of the functions called by name anywhere in a TU."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        name = callee(node)
+        if name is not None:
+            self.names.add(name)
+        self.generic_visit(node)
+
+
+def _is_seed(name: str, external: Mapping[str, FunctionSummary]) -> bool:
+    entry = catalogue.lookup(name)
+    summary = external.get(name)
+    return (name == "getenv" or catalogue.rank_source(name) is not None
+            or (entry is not None and bool(entry.rank_outputs))
+            or (summary is not None and summary.returns_rank))
+
+
+def has_seeds(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary]) -> bool:
+    """True if some call of the TU can introduce a per-process value."""
+    calls = _Calls()
+    calls.visit(ast)
+    return any(_is_seed(name, external) for name in calls.names)
+
+
+class Uniform:
+    """The rank-dependence answers of a TU without seeds: everything is single-valued."""
+
+    def reason(self, func_name: str, expr: c_ast.Node, comm: str = "") -> str | None:
+        return None
+
+    def returns_rank(self, func_name: str) -> bool:
+        return False
+
+    def rank_params(self, func_name: str) -> list[int]:
+        return []
