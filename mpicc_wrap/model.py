@@ -214,6 +214,10 @@ class FunctionSummary:
     # parameters whose value reaches a rank-dependent branch
     rank_params: list[int] = field(default_factory=list)
     noreturn: bool = False
+    # pointer parameters holding a collective's shared output on return (outputs.py)
+    shared_outputs: list[int] = field(default_factory=list)
+    # returns the same value on every rank whatever its arguments (outputs.py)
+    uniform_return: bool = False
 
 
 @dataclass

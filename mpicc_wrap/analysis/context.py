@@ -18,7 +18,7 @@ from typing import Protocol
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis import callgraph, catalogue, cfg
+from mpicc_wrap.analysis import callgraph, catalogue, cfg, outputs
 from mpicc_wrap.analysis.callgraph import Callee, CallGraph
 from mpicc_wrap.analysis.orders import Events, fixed_sequence
 from mpicc_wrap.frontend import positions
@@ -175,9 +175,13 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
     seq = None if f in ctx.recursive else fixed_sequence(ctx.cfgs[f], ctx.events(f))
     d = ctx.graph.defs[f]
     loc = ctx.tu.loc(positions.coord_pos(d.decl.coord))
+    def multi(cond: c_ast.Node) -> bool:
+        return ctx.oracle.reason(f, cond) is not None
+
     return FunctionSummary(
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,
-        ctx.oracle.returns_rank(f), list(ctx.oracle.rank_params(f)), f in ctx.noreturn)
+        ctx.oracle.returns_rank(f), list(ctx.oracle.rank_params(f)), f in ctx.noreturn,
+        outputs.shared_outputs(d, _params(d), multi), outputs.uniform_return(d, multi))
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

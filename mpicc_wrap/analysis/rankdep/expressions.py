@@ -280,10 +280,14 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         if summary is not None and summary.returns_rank:
             derived = derived or self._seed(e, f"depends on the process rank (returned by "
                                                f"{name}() at {{loc}})")
+        shared = set(summary.shared_outputs) if summary is not None else set()
         if not catalogue.reads_only(name or ""):
-            for a in args:
-                self._write(self._out(a), derived, strong=False)
-        return derived
+            for i, a in enumerate(args):
+                if i in shared:  # a collective's result, equal on all ranks (outputs.py)
+                    self._write(self._out(a), None, strong=True)
+                else:
+                    self._write(self._out(a), derived, strong=False)
+        return None if summary is not None and summary.uniform_return else derived
 
     def _call_defined(self, name: str, args: list[c_ast.Node], values: list[str | None]
                       ) -> str | None:

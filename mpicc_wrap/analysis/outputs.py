@@ -1,0 +1,111 @@
+"""Which pointer parameters of a function return a collective's shared output.
+
+``int allreduce_max(long *loc, long *glb, int n, MPI_Comm comm) { return
+MPI_Allreduce(loc, glb, n, MPI_LONG, MPI_MAX, comm); }`` leaves ``*glb`` equal on every
+rank.  Inside the TU the rank-dependence solver sees that through the call; a caller in
+another TU sees only the summary, and an unknown call writes its per-process inputs into
+every pointer argument -- Scotch's ``dgraphAllreduceMaxSum`` made 39 warnings that way
+(benchmarks/realcode-fp/08).  ``FunctionSummary.shared_outputs`` lists the parameters
+for which this holds; the solver then treats the argument like an MPI shared output.
+
+Rule (conservative): parameter ``p`` is a shared output when
+
+* ``p`` itself (casts aside) is a shared-output argument of an MPI call in the body;
+* ``p`` occurs nowhere else in the body (nothing else writes through it or lets it
+  escape); and
+* no condition of the function may differ between processes, so every rank that
+  returns from the call executed the collective alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pycparser import c_ast
+
+from mpicc_wrap.analysis import catalogue
+
+__all__ = ["shared_outputs", "uniform_return"]
+
+_CONDITIONAL = (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.For, c_ast.TernaryOp)
+
+
+class _Scan(c_ast.NodeVisitor):
+    """Uses of every name, the shared-output uses, and the conditions of a body."""
+
+    def __init__(self) -> None:
+        self.uses: dict[str, int] = {}
+        self.shared: dict[str, int] = {}
+        self.conditions: list[c_ast.Node] = []
+        self.returns: list[c_ast.Node | None] = []
+
+    def visit_Return(self, node: c_ast.Return) -> None:
+        self.returns.append(node.expr)
+        self.generic_visit(node)
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        self.uses[node.name] = self.uses.get(node.name, 0) + 1
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        entry = catalogue.lookup(name) if name else None
+        args = node.args.exprs if node.args is not None else []
+        for i in entry.shared_outputs if entry else ():
+            arg = args[i] if i < len(args) else None
+            while isinstance(arg, c_ast.Cast):
+                arg = arg.expr
+            if isinstance(arg, c_ast.ID):
+                self.shared[arg.name] = self.shared.get(arg.name, 0) + 1
+        self.generic_visit(node)
+
+    def generic_visit(self, node: c_ast.Node) -> None:
+        if isinstance(node, _CONDITIONAL) and node.cond is not None:
+            self.conditions.append(node.cond)
+        elif isinstance(node, c_ast.Switch):
+            self.conditions.append(node.cond)
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            self.conditions.append(node.left)
+        for child in node:
+            self.visit(child)
+
+
+def shared_outputs(func: c_ast.FuncDef, params: list[str],
+                   multi_valued: Callable[[c_ast.Node], bool]) -> list[int]:
+    """Indexes of the parameters of ``func`` that hold a collective's shared output on
+    return (rule in the module docstring); ``multi_valued(cond)`` asks rankdep."""
+    scan = _Scan()
+    scan.visit(func.body)
+    found = [i for i, p in enumerate(params)
+             if p and scan.shared.get(p) and scan.shared[p] == scan.uses.get(p, 0)]
+    if found and any(multi_valued(c) for c in scan.conditions):
+        return []
+    return found
+
+
+def uniform_return(func: c_ast.FuncDef, multi_valued: Callable[[c_ast.Node], bool]) -> bool:
+    """True when ``func`` returns the same value on every rank whatever its arguments:
+    each ``return`` yields constants and MPI return codes only (error codes, which
+    rankdep takes as uniform: MPI_ERRORS_ARE_FATAL ends the job on a failure) and no
+    condition of the body may differ between processes.  A caller in another TU cannot
+    know that from ``returns_rank``, which assumes uniform arguments."""
+    scan = _Scan()
+    scan.visit(func.body)
+    return (bool(scan.returns) and all(e is None or _code(e) for e in scan.returns)
+            and not any(multi_valued(c) for c in scan.conditions))
+
+
+def _code(e: c_ast.Node) -> bool:
+    """An expression of constants and MPI calls' return values only."""
+    if isinstance(e, c_ast.Constant):
+        return True
+    if isinstance(e, c_ast.FuncCall):
+        return isinstance(e.name, c_ast.ID) and catalogue.lookup(e.name.name) is not None
+    if isinstance(e, c_ast.Cast):
+        return _code(e.expr)
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "!", "~", "+"):
+        return _code(e.expr)
+    if isinstance(e, c_ast.BinaryOp):
+        return _code(e.left) and _code(e.right)
+    if isinstance(e, c_ast.TernaryOp):
+        return _code(e.iftrue) and _code(e.iffalse)
+    return False

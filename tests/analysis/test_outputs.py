@@ -1,0 +1,59 @@
+"""Summaries of collective wrappers (mpicc_wrap.analysis.outputs): the pointer
+parameters that hold a collective's shared output, and returns equal on all ranks."""
+
+from __future__ import annotations
+
+import pytest
+from analysis_helpers import parse_source
+
+from mpicc_wrap.analysis import unit
+from mpicc_wrap.model import FunctionSummary
+
+HEAD = "#include <mpi.h>\n"
+WRAPPER = HEAD + """
+int wrap(long *loc, long *glb, int n, MPI_Comm comm) {
+    if (MPI_Allreduce(loc, glb, n, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS) return 1;
+    return 0;
+}"""
+
+
+def summary(source: str, name: str = "wrap") -> FunctionSummary:
+    return unit.analyse(parse_source(source), {}).summaries[name]
+
+
+def test_an_allreduce_wrapper_returns_its_output_alike() -> None:
+    s = summary(WRAPPER)
+    assert s.shared_outputs == [1] and s.uniform_return
+
+
+@pytest.mark.parametrize("change", [
+    ("return 0;", "glb[0] += 1; return 0;"),  # written again after the collective
+    ("return 0;", "other(glb); return 0;"),   # escapes to an unknown function
+    ("int n, MPI_Comm comm) {",              # the collective runs on some ranks only
+     "int n, MPI_Comm comm) { int r; MPI_Comm_rank(comm, &r); if (r) return 2;"),
+])
+def test_no_shared_output_when_the_rule_fails(change: tuple[str, str]) -> None:
+    source = WRAPPER.replace("int wrap", "void other(long *);\nint wrap").replace(*change)
+    assert summary(source).shared_outputs == []
+
+
+def test_a_return_of_a_parameter_is_not_uniform() -> None:
+    source = WRAPPER.replace("return 0;", "return n;")
+    assert not summary(source).uniform_return
+
+
+def test_the_caller_in_another_tu_sees_uniform_output_and_code() -> None:
+    caller = HEAD + """
+int wrap(long *loc, long *glb, int n, MPI_Comm comm);
+int pick(MPI_Comm comm) {
+    int rank; long loc[1], glb[1];
+    MPI_Comm_rank(comm, &rank);
+    loc[0] = rank;
+    if (wrap(loc, glb, 1, comm) != 0) return 1;
+    if (glb[0] > 2) MPI_Barrier(comm);
+    return 0;
+}"""
+    known = {"wrap": summary(WRAPPER)}
+    assert not unit.analyse(parse_source(caller), known).findings
+    unknown = FunctionSummary("wrap", "w.c", 1, True, [], False)
+    assert unit.analyse(parse_source(caller), {"wrap": unknown}).findings
