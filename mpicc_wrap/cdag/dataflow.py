@@ -80,6 +80,11 @@ class _Memory:
     def write(self, lo: int, hi: int, flow: int) -> None:
         """Region [lo, hi) now holds ``flow``'s data; older regions are trimmed."""
         span = self.overlapping(lo, hi)
+        if not span:  # the common case: fresh memory
+            self.starts.insert(span.start, lo)
+            self.ends.insert(span.start, hi)
+            self.flows.insert(span.start, flow)
+            return
         new: list[tuple[int, int, int]] = []
         for k in span:  # the parts of older regions left of lo and right of hi survive
             s, e, f = self.starts[k], self.ends[k], self.flows[k]
@@ -97,9 +102,12 @@ def _pieces(mem: _Memory, rank: int, lo: int, hi: int, send: int, flows: list[Fl
             reads: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int, int, int, int]]:
     """Split [lo, hi) of ``rank``'s memory by origin (Alg. 4): (offset, length, source,
     source address, original send) per piece, neighbours of one origin merged."""
+    span = mem.overlapping(lo, hi)
+    if not span:  # the common case: an original send
+        return [(0, hi - lo, rank, lo, send)]
     out: list[tuple[int, int, int, int, int]] = []
     at = lo
-    for k in mem.overlapping(lo, hi):
+    for k in span:
         s, e, fi = mem.starts[k], mem.ends[k], mem.flows[k]
         if s > at:  # Alg. 4 lines 13-21: local data nobody sent here
             out.append((at - lo, s - at, rank, at, send))

@@ -147,15 +147,26 @@ def _rooted(graph: Graph, pairs: _Pairs, root: int, members: list[int], size: in
 
 
 def _full_rooted(graph: Graph, pairs: _Pairs, p: int, size: int) -> list[Instance]:
+    """Roots whose flows reach (or come from) every other process: O(pairs)."""
     out: list[Instance] = []
-    roots = sorted({r for pair in pairs.live() for r in pair})
     for outward in (True, False):
-        for r in roots:
-            members = [m for m in range(p) if m != r]
-            ends = [(r, m) if outward else (m, r) for m in members]
-            if all(pairs.count(a, b) for a, b in ends):
-                out += _rooted(graph, pairs, r, members, size, outward, False)
+        for r, peers in _fans(pairs, outward, finals_only=False).items():
+            if len(peers) == p - 1:
+                out += _rooted(graph, pairs, r, sorted(peers), size, outward, False)
     return out
+
+
+def _fans(pairs: _Pairs, outward: bool, finals_only: bool) -> dict[int, set[int]]:
+    """Per process, the peers it has live flows to (outward) or from."""
+    fan: dict[int, set[int]] = defaultdict(set)
+    for a, b in pairs.live():
+        if finals_only and pairs.q[(a, b)][0].forwarded:
+            continue
+        if outward:
+            fan[a].add(b)
+        else:
+            fan[b].add(a)
+    return fan
 
 
 def _reduce_tree(graph: Graph, pairs: _Pairs, p: int, size: int) -> list[Instance]:
@@ -195,22 +206,16 @@ def _reduce_tree(graph: Graph, pairs: _Pairs, p: int, size: int) -> list[Instanc
 
 def _subsets(graph: Graph, pairs: _Pairs, size: int) -> list[Instance]:
     """§4.2: the root with the most distinct peers roots the largest subset pattern;
-    remove it and repeat."""
+    remove its flows and go on with the next largest (one pass per direction)."""
     out: list[Instance] = []
-    tried: set[tuple[int, bool]] = set()
-    while True:
-        fan: dict[tuple[int, bool], list[int]] = defaultdict(list)
-        for a, b in pairs.live():
-            if not pairs.q[(a, b)][0].forwarded:
-                fan[(a, True)].append(b)
-                fan[(b, False)].append(a)
-        best = max((k for k in fan if k not in tried and len(fan[k]) + 1 >= MIN_RANKS),
-                   key=lambda k: (len(fan[k]), -k[0], k[1]), default=None)
-        if best is None:
-            return out
-        tried.add(best)
-        root, outward = best
-        out += _rooted(graph, pairs, root, sorted(fan[best]), size, outward, True)
+    for outward in (True, False):
+        fan = _fans(pairs, outward, finals_only=True)
+        big = [r for r in fan if len(fan[r]) + 1 >= MIN_RANKS]
+        for root in sorted(big, key=lambda r: (-len(fan[r]), r)):
+            members = sorted(m for m in fan[root]
+                             if pairs.count(*((root, m) if outward else (m, root))))
+            out += _rooted(graph, pairs, root, members, size, outward, True)
+    return out
 
 
 def _barriers(graph: Graph, matching: Matching, p: int, used: set[int]) -> list[Instance]:

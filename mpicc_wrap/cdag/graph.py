@@ -48,6 +48,7 @@ class Graph:
     succ: list[list[int]] = field(default_factory=list)
     _last_event: dict[int, int] = field(default_factory=dict)
     _events: list[list[int]] = field(default_factory=list)  # succ lists of no-op nodes
+    _frozen: tuple[list[list[int]], int] | None = None
 
     @property
     def n(self) -> int:
@@ -57,6 +58,7 @@ class Graph:
         """Add ``op``, dependent on the operations ``after`` and on its rank's latest
         completion event; return its number."""
         index = len(self.ops)
+        self._frozen = None
         self.ops.append(op)
         self.succ.append([])
         for a in after:
@@ -71,6 +73,7 @@ class Graph:
         operation the rank posts from now on depends on them."""
         if not receives:
             return
+        self._frozen = None
         event = len(self._events)
         self._events.append([])
         node = self.event_node(event)
@@ -88,7 +91,12 @@ class Graph:
 
     def freeze(self) -> tuple[list[list[int]], int]:
         """All dependency edges with event nodes numbered n, n+1, ...; and the node
-        count.  Called by the algorithms, which never change the graph."""
+        count (computed once; the algorithms never change the graph)."""
+        if self._frozen is None:
+            self._frozen = self._renumber()
+        return self._frozen
+
+    def _renumber(self) -> tuple[list[list[int]], int]:
         n = len(self.ops)
 
         def fix(x: int) -> int:

@@ -8,6 +8,7 @@ and forwarding sends, receives) and their time the time spent in those operation
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from mpicc_wrap.cdag.graph import SEND, Graph
 from mpicc_wrap.cdag.matching import Matching, match
 
 __all__ = ["Analysis", "Pattern", "analyse", "format_lines", "format_ranks", "matrix",
-           "to_json"]
+           "phases", "to_json"]
 
 PREFIX = "mpicc-wrap: cDAG:"
 
@@ -90,12 +91,26 @@ def _notes(graph: Graph, matching: Matching) -> list[str]:
     return notes
 
 
+def phases(graph: Graph) -> tuple[Matching, SST, list[Instance]]:
+    """Matching (App. Alg. 1), dataflow (Alg. 3, 4), detection (Alg. 5, §4.2), with
+    the cyclic garbage collector paused: they allocate many small objects and no
+    cycles, and its full passes would otherwise cost more than the analysis."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        matching = match(graph)
+        sst = propagate(graph, matching)
+        return matching, sst, detect(graph, matching, sst)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def analyse(graph: Graph) -> Analysis:
-    """Matching (App. Alg. 1), dataflow (Alg. 3, 4), detection (Alg. 5, §4.2)."""
-    matching = match(graph)
-    sst = propagate(graph, matching)
-    patterns = _patterns(graph, detect(graph, matching, sst))
-    return Analysis(graph, matching, sst, patterns, _notes(graph, matching))
+    """The whole analysis and its patterns and notes."""
+    matching, sst, instances = phases(graph)
+    return Analysis(graph, matching, sst, _patterns(graph, instances),
+                    _notes(graph, matching))
 
 
 def format_lines(analysis: Analysis) -> list[str]:
