@@ -49,6 +49,9 @@ class Graph:
     _last_event: dict[int, int] = field(default_factory=dict)
     _events: list[list[int]] = field(default_factory=list)  # succ lists of no-op nodes
     _frozen: tuple[list[list[int]], int] | None = None
+    posted_after: list[int] = field(default_factory=list)  # events of the rank before it
+    completed_at: dict[int, int] = field(default_factory=dict)  # receive -> its event (1..)
+    _nevents: dict[int, int] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -60,6 +63,7 @@ class Graph:
         index = len(self.ops)
         self._frozen = None
         self.ops.append(op)
+        self.posted_after.append(self._nevents.get(op.rank, 0))
         self.succ.append([])
         for a in after:
             self.succ[a].append(index)
@@ -74,6 +78,9 @@ class Graph:
         if not receives:
             return
         self._frozen = None
+        count = self._nevents[rank] = self._nevents.get(rank, 0) + 1
+        for r in receives:
+            self.completed_at[r] = count
         event = len(self._events)
         self._events.append([])
         node = self.event_node(event)
