@@ -14,8 +14,9 @@
  *
  * Per operation: one record appended (the array doubles, up to the cap), the peer as
  * a world rank, the buffer's address and extent, a hash of the first
- * CDAG_HASH_BYTES sent bytes (contiguous data only: it tells a buffer the program
- * rewrote between two sends from one that it sent again), two clock reads, and the
+ * CDAG_HASH_BYTES bytes sent or received (contiguous data only: it tells a buffer the
+ * program rewrote between two sends, or between receiving and sending it on, from one
+ * that it sent again), two clock reads, and the
  * return address as the call site (turned into object + offset when written).
  */
 #define _GNU_SOURCE /* dladdr */
@@ -138,10 +139,11 @@ long mpiccwrap_cdag_post(int kind, int call, const void *buf, int count, MPI_Dat
         r->bytes = (int64_t)count * size;
         r->addr = (uint64_t)(uintptr_t)buf + (uint64_t)tlb;
         r->extent = count > 0 ? (int64_t)(count - 1) * extent + textent : 0;
-        if (kind == MPICCWRAP_CDAG_SEND && buf && count > 0 && textent == size &&
-            extent == size) {
+        if (buf && count > 0 && textent == size && extent == size) {
             size_t n = (size_t)r->bytes < CDAG_HASH_BYTES ? (size_t)r->bytes : CDAG_HASH_BYTES;
-            r->content = cd_hash((const unsigned char *)buf + tlb, n);
+            /* a receive's bytes are hashed when they have arrived (1: hash then) */
+            r->content = kind == MPICCWRAP_CDAG_SEND
+                             ? cd_hash((const unsigned char *)buf + tlb, n) : 1;
         }
     }
     return (long)(r - cd.recs);
@@ -176,6 +178,12 @@ void mpiccwrap_cdag_done(long rec, const MPI_Status *st, MPI_Comm comm)
     }
     if (PMPI_Get_count(st, MPI_BYTE, &count) == MPI_SUCCESS && count != MPI_UNDEFINED)
         r->bytes = count;
+    if (r->content == 1 && r->bytes > 0)
+        r->content = cd_hash((const unsigned char *)(uintptr_t)r->addr,
+                             (size_t)r->bytes < CDAG_HASH_BYTES ? (size_t)r->bytes
+                                                                : CDAG_HASH_BYTES);
+    else
+        r->content = 0;
 }
 
 MPI_Status *mpiccwrap_cdag_statuses(int n, MPI_Status *given)

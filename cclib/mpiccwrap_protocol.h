@@ -278,7 +278,7 @@ struct mpiccwrap_cdag_record {
     uint64_t done;    /* event number of the completing call */
     uint64_t t_post_ns; /* CLOCK_MONOTONIC at posting and completion */
     uint64_t t_done_ns;
-    uint64_t content; /* hash of the first sent bytes (contiguous data), 0: none */
+    uint64_t content; /* hash of the first bytes sent or received (contiguous), 0: none */
     int32_t call;     /* enum mpiccwrap_cdag_call */
     int32_t obj;      /* index in the header's objs of the call site, -1: unknown */
     uint64_t offset;  /* call site: address in that object */

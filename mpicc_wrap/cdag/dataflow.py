@@ -11,13 +11,16 @@ one SST assignment per region (Alg. 4, the paper's Figure 5).  The matched recei
 then finishes: its assignments are written into the receiver's map and its
 dependencies are removed.
 
-Two refinements make recorded MPI runs fit the paper's model:
+Three refinements make recorded MPI runs fit the paper's model:
 
 * a receive's region enters the map when its completion event resolves, not before,
   so a send posted earlier still reads the older contents (buffers are reused);
 * a region a later send forwards only in part is cut at the send's bounds, and the
   parts read by a send are marked ``forwarded`` (transit copies, which a binomial
-  scatter leaves on its inner ranks: the final receives R^inf are the rest).
+  scatter leaves on its inner ranks: the final receives R^inf are the rest);
+* a send of exactly a received buffer whose content hash differs from what was
+  received forwards nothing: the program rewrote the buffer (local writes are not
+  in the recorded graph, hashes show them).
 
 Every operation is visited once and each map look-up costs O(log n): O(n log n).
 """
@@ -28,7 +31,7 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass, field
 
-from mpicc_wrap.cdag.graph import RECV, Graph, indegrees
+from mpicc_wrap.cdag.graph import RECV, Graph, Op, indegrees
 from mpicc_wrap.cdag.matching import Matching
 
 __all__ = ["SST", "Flow", "propagate"]
@@ -130,6 +133,17 @@ def _pieces(mem: _Memory, rank: int, lo: int, hi: int, send: int, flows: list[Fl
     return merged
 
 
+def _rewritten(mem: _Memory, lo: int, hi: int, content: int, flows: list[Flow],
+               ops: list[Op]) -> bool:
+    """The send reads exactly one received buffer whose bytes it no longer holds (both
+    hashes known and different): the program rewrote it, the data is original."""
+    span = mem.overlapping(lo, hi)
+    if len(span) != 1 or (mem.starts[span.start], mem.ends[span.start]) != (lo, hi):
+        return False
+    received = ops[flows[mem.flows[span.start]].recv].content
+    return bool(content and received and content != received)
+
+
 def propagate(graph: Graph, matching: Matching) -> SST:
     """Alg. 3: propagate every send's data to the final receives (SST form)."""
     ops = graph.ops
@@ -181,7 +195,11 @@ def propagate(graph: Graph, matching: Matching) -> SST:
         if r < 0:
             continue
         size = min(op.size, ops[r].size) if ops[r].size >= 0 else op.size
-        pieces = _pieces(memory[op.rank], op.rank, op.addr, op.addr + size, a, flows, reads)
+        if _rewritten(memory[op.rank], op.addr, op.addr + size, op.content, flows, ops):
+            pieces = [(0, size, op.rank, op.addr, a)]
+        else:
+            pieces = _pieces(memory[op.rank], op.rank, op.addr, op.addr + size, a, flows,
+                             reads)
         target = ops[r]
         mine = by_recv.setdefault(r, [])
         for off, length, src, addr, origin in pieces:

@@ -34,7 +34,7 @@ class Op:
     comm: int = 1
     site: str = ""
     call: str = ""
-    content: int = 0  # hash of a send's bytes (0: unknown); tells rewritten buffers apart
+    content: int = 0  # hash of the bytes sent or received (0: unknown): shows rewrites
     wildcard: bool = False  # a receive posted with MPI_ANY_SOURCE
     time: float = 0.0  # seconds spent in the operation (post to completion)
 

@@ -207,3 +207,19 @@ def test_matrix_counts_messages_and_bytes_per_pair() -> None:
     prog = P.linear_bcast(3, size=8, reps=2)
     m = matrix(prog.graph, match(prog.graph))
     assert m == {(0, 1): (2, 16), (0, 2): (2, 16)}
+
+
+def test_a_rewritten_buffer_is_not_forwarded_data() -> None:
+    """Rank 1 receives into v, overwrites it and sends it: the hashes differ, so rank
+    2 gets rank 1's data, not rank 0's (no broadcast from 0)."""
+    prog = Program(3)
+    prog.send(0, 1, 4, addr=8, content=11)
+    r = prog.recv(1, 0, 4, addr=16)
+    prog.graph.ops[r].content = 11
+    prog.send(1, 2, 4, addr=16, content=22)
+    prog.recv(2, 1, 4, addr=0)
+    sst = propagate(prog.graph, match(prog.graph))
+    assert [(f.src, f.src_addr) for f in sst.flows if f.dst == 2] == [(1, 16)]
+    prog.graph.ops[-2].content = 11  # the same bytes again: forwarded
+    sst = propagate(prog.graph, match(prog.graph))
+    assert [(f.src, f.src_addr) for f in sst.flows if f.dst == 2] == [(0, 8)]
