@@ -18,8 +18,8 @@ from mpicc_wrap.cdag.detect import Instance, detect
 from mpicc_wrap.cdag.graph import SEND, Graph
 from mpicc_wrap.cdag.matching import Matching, match
 
-__all__ = ["Analysis", "Pattern", "analyse", "format_lines", "format_ranks", "matrix",
-           "phases", "to_json"]
+__all__ = ["Analysis", "Pattern", "analyse", "format_lines", "format_matrix", "format_ranks",
+           "matrix", "matrix_csv", "phases", "to_json"]
 
 PREFIX = "mpicc-wrap: cDAG:"
 
@@ -138,6 +138,26 @@ def matrix(graph: Graph, matching: Matching) -> dict[tuple[int, int], tuple[int,
         count, size = out.get(key, (0, 0))
         out[key] = (count + 1, size + graph.ops[s].size)
     return out
+
+
+def matrix_csv(graph: Graph, matching: Matching) -> str:
+    """The matrix as CSV: src,dst,messages,bytes per pair that exchanged messages."""
+    rows = ["src,dst,messages,bytes"]
+    rows += [f"{a},{b},{c},{n}" for (a, b), (c, n) in sorted(matrix(graph, matching).items())]
+    return "\n".join(rows) + "\n"
+
+
+def format_matrix(graph: Graph, matching: Matching) -> list[str]:
+    """A text table: one row per sender, "messages/bytes" per receiver."""
+    cells = matrix(graph, matching)
+    p = graph.nranks
+    width = max([len(f"{c}/{n}") for c, n in cells.values()] + [5])
+    lines = ["from\\to " + " ".join(f"{j:>{width}}" for j in range(p))]
+    for i in range(p):
+        row = [f"{cells[(i, j)][0]}/{cells[(i, j)][1]}" if (i, j) in cells else "."
+               for j in range(p)]
+        lines.append(f"{i:>7} " + " ".join(f"{x:>{width}}" for x in row))
+    return lines
 
 
 def to_json(analysis: Analysis) -> dict[str, Any]:

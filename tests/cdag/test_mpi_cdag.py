@@ -92,3 +92,18 @@ def test_tool_refuses_a_directory_without_files(tmp_path: Path) -> None:
     tool = mpirun.run([mpirun.tool("mpicc-wrap-tool"), "cdag", str(tmp_path)])
     assert tool.returncode == 2
     assert tool.stderr.count("\n") == 1 and "no cDAG files" in tool.stderr
+
+
+def test_matrix_holds_the_messages_the_program_sends(exe: Path, tmp_path: Path) -> None:
+    """Linear broadcast, 3 rounds at -n 4 with the extra messages (k -> k+2): rank 0
+    sends 3 x 32 bytes to each rank, plus 4 bytes to 2; rank 1 4 bytes to 3; rank 2 4
+    bytes to 0."""
+    run(exe, 4, ["bcast_linear", "3", "noise"], tmp_path, MPICC_WRAP_CDAG_REPORT="0")
+    csv = tmp_path / "m.csv"
+    tool = mpirun.run([mpirun.tool("mpicc-wrap-tool"), "matrix", "--csv", str(csv),
+                       str(tmp_path)])
+    assert tool.returncode == 0, tool.output
+    assert csv.read_text().splitlines() == [
+        "src,dst,messages,bytes", "0,1,3,96", "0,2,4,100", "0,3,3,96", "1,3,1,4", "2,0,1,4"]
+    assert "pattern MPI_Bcast root=0" in tool.stdout
+    assert "      0     .  3/96 4/100  3/96" in tool.stdout.splitlines()
