@@ -52,6 +52,7 @@
 #define _GNU_SOURCE /* dladdr */
 #include "mpiccwrap_hang.h"
 #include "mpiccwrap_cc.h"
+#include "mpiccwrap_cdag.h"
 #include "mpiccwrap_recorder.h"
 
 #include <dlfcn.h>
@@ -83,6 +84,10 @@ struct hw_desc {
     long bytes;
     const char *call;
     const void *site;
+    long rec;          /* cDAG record of the operation, -1: none */
+    const void *buf;   /* persistent requests: what MPI_Start records */
+    int count, ccall;  /* ccall: enum mpiccwrap_cdag_call */
+    MPI_Datatype type;
 };
 
 static int hw_on, hw_coll_on, hw_sync_sends, hw_check_all, hw_rank, hw_size;
@@ -106,6 +111,9 @@ static struct {
     const MPI_Request *reqs; /* the user's requests it waits for */
     uint64_t pushed;         /* epoch last reported to rank 0 */
 } cur;
+
+static uint64_t hw_comm_id(MPI_Comm comm);
+static int hw_world_rank(MPI_Comm comm, int rank);
 
 /* -- outstanding requests --------------------------------------------------------- */
 
@@ -178,12 +186,18 @@ static void hw_remove_at(size_t i)
     }
 }
 
-/* A request `old` completed and MPI set its handle to `now`. */
-static void hw_completed(MPI_Request old, MPI_Request now)
+/* A request `old` completed with status st (NULL: none) and MPI set its handle to
+ * `now`. */
+static void hw_completed(MPI_Request old, MPI_Request now, const MPI_Status *st)
 {
     int i;
     if (old == MPI_REQUEST_NULL || (i = hw_find(old)) < 0)
         return;
+    if (mpiccwrap_cdag_on && hw_tab[i].d.rec >= 0) {
+        mpiccwrap_cdag_tick();
+        mpiccwrap_cdag_done(hw_tab[i].d.rec, st, hw_tab[i].d.comm);
+        hw_tab[i].d.rec = -1;
+    }
     if (now == MPI_REQUEST_NULL)
         hw_remove_at((size_t)i);
     else
@@ -211,21 +225,32 @@ static MPI_Request *hw_copy(int n, const MPI_Request *reqs)
     return hw_scratch;
 }
 
-static void hw_completed_all(int n, const MPI_Request *old, const MPI_Request *now)
+static void hw_completed_all(int n, const MPI_Request *old, const MPI_Request *now,
+                             const MPI_Status *st)
 {
     int i;
     if (old)
         for (i = 0; i < n; i++)
-            hw_completed(old[i], now[i]);
+            hw_completed(old[i], now[i], st == MPI_STATUSES_IGNORE ? NULL : &st[i]);
 }
 
 static void hw_completed_some(int k, const int *idx, const MPI_Request *old,
-                              const MPI_Request *now)
+                              const MPI_Request *now, const MPI_Status *st)
 {
     int i;
     if (old && k != MPI_UNDEFINED)
         for (i = 0; i < k; i++)
-            hw_completed(old[idx[i]], now[idx[i]]);
+            hw_completed(old[idx[i]], now[idx[i]], st == MPI_STATUSES_IGNORE ? NULL : &st[i]);
+}
+
+uint64_t mpiccwrap_hang_comm_id(MPI_Comm comm)
+{
+    return hw_comm_id(comm);
+}
+
+int mpiccwrap_hang_world_rank(MPI_Comm comm, int rank)
+{
+    return hw_world_rank(comm, rank);
 }
 
 /* -- the last sends (hints for unmatched receives) --------------------------------- */
@@ -263,6 +288,11 @@ static struct hw_desc hw_p2p(int kind, int peer, int tag, MPI_Comm comm, long by
     d.bytes = bytes;
     d.call = call;
     d.site = site;
+    d.rec = -1;
+    d.buf = NULL;
+    d.count = 0;
+    d.ccall = 0;
+    d.type = MPI_DATATYPE_NULL;
     return d;
 }
 
@@ -770,10 +800,11 @@ static void hw_setup(int provided)
 {
     const char *t = getenv("MPICC_WRAP_HANG_TIMEOUT");
     const char *check = getenv("MPICC_WRAP_CHECK");
+    int cdag = hw_flag("MPICC_WRAP_CDAG", 0);
     hw_sync_sends = hw_flag("MPICC_WRAP_SYNC_SENDS", 0);
     hw_check_all = check && !strcmp(check, "all");
-    if (!hw_flag("MPICC_WRAP_DEADLOCK", 1) || provided == MPI_THREAD_MULTIPLE)
-        return;
+    if (provided == MPI_THREAD_MULTIPLE || !(cdag || hw_flag("MPICC_WRAP_DEADLOCK", 1)))
+        return; /* cDAG recording lives in this interception: it keeps it on */
     if (t && *t) {
         char *end;
         double v = strtod(t, &end);
@@ -790,6 +821,8 @@ static void hw_setup(int provided)
                             NULL);
     hw_on = 1;
     hw_coll_on = hw_flag("MPICC_WRAP_HANG_COLLECTIVES", 0);
+    if (cdag)
+        mpiccwrap_cdag_setup(hw_ctl, hw_rank, hw_size);
 }
 
 MW_WEAK int MPI_Init(int *argc, char ***argv)
@@ -822,20 +855,45 @@ MW_WEAK int MPI_Finalize(void)
         hw_finish(1, &r, MPI_STATUS_IGNORE);
         hw_on = 0;
         PMPI_Waitall(HW_POOL, hw_pool_req, MPI_STATUSES_IGNORE); /* eager: done already */
+        mpiccwrap_cdag_write(hw_ctl);
     }
     hw_on = hw_coll_on = 0;
-    return PMPI_Finalize();
+    {
+        int rc = PMPI_Finalize();
+        mpiccwrap_cdag_report();
+        return rc;
+    }
 }
 
 /* -- point-to-point ------------------------------------------------------------------------ */
 
+/* cDAG: record a blocking operation posted now (-1 when not recording). */
+static long hw_rec(int kind, int ccall, const void *buf, int count, MPI_Datatype type,
+                   int peer, int tag, MPI_Comm comm, const void *site)
+{
+    if (__builtin_expect(!mpiccwrap_cdag_on, 1))
+        return -1;
+    return mpiccwrap_cdag_post(kind, ccall, buf, count, type, peer, tag, comm, site);
+}
+
+/* cDAG: the blocking operations rec1, rec2 completed (st: the receive's status). */
+static void hw_rec_done(long rec1, long rec2, const MPI_Status *st, MPI_Comm comm)
+{
+    if (__builtin_expect(!mpiccwrap_cdag_on, 1))
+        return;
+    mpiccwrap_cdag_tick();
+    mpiccwrap_cdag_done(rec1, st, comm);
+    mpiccwrap_cdag_done(rec2, st, comm);
+}
+
 static int hw_send(int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm,
                                 MPI_Request *),
-                   const char *call, const void *site, const void *buf, int count,
+                   const char *call, int ccall, const void *site, const void *buf, int count,
                    MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     MPI_Request r;
     struct hw_desc d;
+    long rec = hw_rec(MPICCWRAP_CDAG_SEND, ccall, buf, count, type, dest, tag, comm, site);
     int rc = isend(buf, count, type, dest, tag, comm, &r);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -843,6 +901,7 @@ static int hw_send(int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_C
     hw_begin(call, site, MPICCWRAP_WF_AND);
     hw_own(&d);
     rc = hw_finish(1, &r, MPI_STATUS_IGNORE);
+    hw_rec_done(rec, -1, NULL, comm);
     d.kind = MPICCWRAP_WF_SENT;
     hw_sent(&d);
     return rc;
@@ -854,8 +913,8 @@ MW_WEAK int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, in
     if (!hw_on)
         return hw_sync_sends ? PMPI_Ssend(buf, count, type, dest, tag, comm)
                              : PMPI_Send(buf, count, type, dest, tag, comm);
-    return hw_send(hw_sync_sends ? PMPI_Issend : PMPI_Isend, "MPI_Send", MW_HERE, buf, count,
-                   type, dest, tag, comm);
+    return hw_send(hw_sync_sends ? PMPI_Issend : PMPI_Isend, "MPI_Send",
+                   MPICCWRAP_CDAG_CALL_SEND, MW_HERE, buf, count, type, dest, tag, comm);
 }
 
 MW_WEAK int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -863,7 +922,8 @@ MW_WEAK int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, i
 {
     if (!hw_on)
         return PMPI_Ssend(buf, count, type, dest, tag, comm);
-    return hw_send(PMPI_Issend, "MPI_Ssend", MW_HERE, buf, count, type, dest, tag, comm);
+    return hw_send(PMPI_Issend, "MPI_Ssend", MPICCWRAP_CDAG_CALL_SSEND, MW_HERE, buf, count,
+                   type, dest, tag, comm);
 }
 
 MW_WEAK int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -871,13 +931,17 @@ MW_WEAK int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, i
 {
     if (!hw_on)
         return PMPI_Rsend(buf, count, type, dest, tag, comm);
-    return hw_send(PMPI_Irsend, "MPI_Rsend", MW_HERE, buf, count, type, dest, tag, comm);
+    return hw_send(PMPI_Irsend, "MPI_Rsend", MPICCWRAP_CDAG_CALL_RSEND, MW_HERE, buf, count,
+                   type, dest, tag, comm);
 }
 
 MW_WEAK int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm)
 {
+    long rec = hw_rec(MPICCWRAP_CDAG_SEND, MPICCWRAP_CDAG_CALL_BSEND, buf, count, type, dest,
+                      tag, comm, MW_HERE);
     int rc = PMPI_Bsend(buf, count, type, dest, tag, comm); /* local: never blocks */
+    hw_rec_done(rec, -1, NULL, comm);
     if (hw_on && rc == MPI_SUCCESS) {
         struct hw_desc d = hw_p2p(MPICCWRAP_WF_SENT, dest, tag, comm, hw_bytes(count, type),
                                   "MPI_Bsend", MW_HERE);
@@ -892,8 +956,11 @@ MW_WEAK int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int ta
     MPI_Request r;
     struct hw_desc d;
     int rc;
+    long rec;
     if (!hw_on)
         return PMPI_Recv(buf, count, type, source, tag, comm, status);
+    rec = hw_rec(MPICCWRAP_CDAG_RECV, MPICCWRAP_CDAG_CALL_RECV, buf, count, type, source, tag,
+                 comm, MW_HERE);
     rc = PMPI_Irecv(buf, count, type, source, tag, comm, &r);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -901,7 +968,10 @@ MW_WEAK int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int ta
                MW_HERE);
     hw_begin("MPI_Recv", MW_HERE, MPICCWRAP_WF_AND);
     hw_own(&d);
-    return hw_finish(1, &r, status);
+    status = mpiccwrap_cdag_statuses(1, status);
+    rc = hw_finish(1, &r, status);
+    hw_rec_done(rec, -1, status, comm);
+    return rc;
 }
 
 MW_WEAK int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
@@ -912,9 +982,14 @@ MW_WEAK int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendty
     MPI_Status st[2];
     struct hw_desc d;
     int rc;
+    long rr, rs;
     if (!hw_on)
         return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                              recvtype, source, recvtag, comm, status);
+    rr = hw_rec(MPICCWRAP_CDAG_RECV, MPICCWRAP_CDAG_CALL_SENDRECV, recvbuf, recvcount, recvtype,
+                source, recvtag, comm, MW_HERE);
+    rs = hw_rec(MPICCWRAP_CDAG_SEND, MPICCWRAP_CDAG_CALL_SENDRECV, sendbuf, sendcount, sendtype,
+                dest, sendtag, comm, MW_HERE);
     rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -932,6 +1007,7 @@ MW_WEAK int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendty
                "MPI_Sendrecv", MW_HERE);
     hw_own(&d);
     rc = hw_finish(2, r, st);
+    hw_rec_done(rr, rs, &st[0], comm);
     if (status != MPI_STATUS_IGNORE)
         *status = st[0];
     d.kind = MPICCWRAP_WF_SENT;
@@ -949,12 +1025,17 @@ MW_WEAK int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int de
     MPI_Status st[2];
     struct hw_desc d;
     int rc, size = 0, pos = 0;
+    long rr, rs;
     void *tmp;
     if (!hw_on || PMPI_Pack_size(count, type, comm, &size) != MPI_SUCCESS ||
         !(tmp = malloc(size > 0 ? (size_t)size : 1)))
         return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm,
                                      status);
     PMPI_Pack(buf, count, type, tmp, size, &pos, comm);
+    rs = hw_rec(MPICCWRAP_CDAG_SEND, MPICCWRAP_CDAG_CALL_SENDRECV_REPLACE, buf, count, type,
+                dest, sendtag, comm, MW_HERE);
+    rr = hw_rec(MPICCWRAP_CDAG_RECV, MPICCWRAP_CDAG_CALL_SENDRECV_REPLACE, buf, count, type,
+                source, recvtag, comm, MW_HERE);
     rc = PMPI_Irecv(buf, count, type, source, recvtag, comm, &r[0]);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Isend(tmp, pos, MPI_PACKED, dest, sendtag, comm, &r[1]);
@@ -969,6 +1050,7 @@ MW_WEAK int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int de
     d = hw_p2p(MPICCWRAP_WF_SEND, dest, sendtag, comm, pos, "MPI_Sendrecv_replace", MW_HERE);
     hw_own(&d);
     rc = hw_finish(2, r, st);
+    hw_rec_done(rr, rs, &st[0], comm);
     free(tmp);
     if (status != MPI_STATUS_IGNORE)
         *status = st[0];
@@ -1014,7 +1096,22 @@ MW_WEAK int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
 
 /* -- nonblocking and persistent point-to-point: record the request -------------------------- */
 
-#define HW_ISEND(NAME, KIND, ACTIVE, PERSIST)                                                  \
+/* A request made: recorded in the table (and, for cDAG, a record now, or at each
+ * MPI_Start of a persistent one: the template is kept in the table's descriptor). */
+static void hw_request(MPI_Request *req, struct hw_desc *d, int persistent, int ckind,
+                       const void *buf, int count, MPI_Datatype type, int peer)
+{
+    d->persistent = persistent;
+    d->buf = buf;
+    d->count = count;
+    d->type = type;
+    if (mpiccwrap_cdag_on && !persistent)
+        d->rec = mpiccwrap_cdag_post(ckind, d->ccall, buf, count, type, peer, d->tag, d->comm,
+                                     d->site);
+    hw_insert(*req, d, !persistent);
+}
+
+#define HW_ISEND(NAME, KIND, PERSIST, CCALL)                                                    \
     MW_WEAK int NAME(const void *buf, int count, MPI_Datatype type, int peer, int tag,         \
                      MPI_Comm comm, MPI_Request *req)                                          \
     {                                                                                           \
@@ -1022,20 +1119,20 @@ MW_WEAK int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
         if (hw_on && rc == MPI_SUCCESS) {                                                       \
             struct hw_desc d = hw_p2p(KIND, peer, tag, comm, hw_bytes(count, type), #NAME,    \
                                       MW_HERE);                                                 \
-            d.persistent = PERSIST;                                                             \
-            hw_insert(*req, &d, ACTIVE);                                                        \
+            d.ccall = MPICCWRAP_CDAG_CALL_##CCALL;                                              \
+            hw_request(req, &d, PERSIST, MPICCWRAP_CDAG_SEND, buf, count, type, peer);         \
         }                                                                                       \
         return rc;                                                                              \
     }
 
-HW_ISEND(MPI_Isend, MPICCWRAP_WF_SEND, 1, 0)
-HW_ISEND(MPI_Issend, MPICCWRAP_WF_SEND, 1, 0)
-HW_ISEND(MPI_Irsend, MPICCWRAP_WF_SEND, 1, 0)
-HW_ISEND(MPI_Ibsend, MPICCWRAP_WF_UNKNOWN, 1, 0)
-HW_ISEND(MPI_Send_init, MPICCWRAP_WF_SEND, 0, 1)
-HW_ISEND(MPI_Ssend_init, MPICCWRAP_WF_SEND, 0, 1)
-HW_ISEND(MPI_Rsend_init, MPICCWRAP_WF_SEND, 0, 1)
-HW_ISEND(MPI_Bsend_init, MPICCWRAP_WF_UNKNOWN, 0, 1)
+HW_ISEND(MPI_Isend, MPICCWRAP_WF_SEND, 0, ISEND)
+HW_ISEND(MPI_Issend, MPICCWRAP_WF_SEND, 0, ISSEND)
+HW_ISEND(MPI_Irsend, MPICCWRAP_WF_SEND, 0, IRSEND)
+HW_ISEND(MPI_Ibsend, MPICCWRAP_WF_UNKNOWN, 0, IBSEND)
+HW_ISEND(MPI_Send_init, MPICCWRAP_WF_SEND, 1, SEND_INIT)
+HW_ISEND(MPI_Ssend_init, MPICCWRAP_WF_SEND, 1, SSEND_INIT)
+HW_ISEND(MPI_Rsend_init, MPICCWRAP_WF_SEND, 1, RSEND_INIT)
+HW_ISEND(MPI_Bsend_init, MPICCWRAP_WF_UNKNOWN, 1, BSEND_INIT)
 
 MW_WEAK int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
                       MPI_Comm comm, MPI_Request *req)
@@ -1044,7 +1141,8 @@ MW_WEAK int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int t
     if (hw_on && rc == MPI_SUCCESS) {
         struct hw_desc d = hw_p2p(MPICCWRAP_WF_RECV, source, tag, comm, hw_bytes(count, type),
                                   "MPI_Irecv", MW_HERE);
-        hw_insert(*req, &d, 1);
+        d.ccall = MPICCWRAP_CDAG_CALL_IRECV;
+        hw_request(req, &d, 0, MPICCWRAP_CDAG_RECV, buf, count, type, source);
     }
     return rc;
 }
@@ -1056,27 +1154,42 @@ MW_WEAK int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, i
     if (hw_on && rc == MPI_SUCCESS) {
         struct hw_desc d = hw_p2p(MPICCWRAP_WF_RECV, source, tag, comm, hw_bytes(count, type),
                                   "MPI_Recv_init", MW_HERE);
-        d.persistent = 1;
-        hw_insert(*req, &d, 0);
+        d.ccall = MPICCWRAP_CDAG_CALL_RECV_INIT;
+        hw_request(req, &d, 1, MPICCWRAP_CDAG_RECV, buf, count, type, source);
     }
     return rc;
 }
 
+/* A persistent request started: active again, and a new cDAG record. */
+static void hw_started(MPI_Request req)
+{
+    int i = hw_find(req);
+    struct hw_desc *d;
+    if (i < 0)
+        return;
+    hw_tab[i].active = 1;
+    d = &hw_tab[i].d;
+    if (mpiccwrap_cdag_on)
+        d->rec = mpiccwrap_cdag_post(d->ccall == MPICCWRAP_CDAG_CALL_RECV_INIT
+                                         ? MPICCWRAP_CDAG_RECV : MPICCWRAP_CDAG_SEND,
+                                     d->ccall, d->buf, d->count, d->type, d->peer, d->tag,
+                                     d->comm, d->site);
+}
+
 MW_WEAK int MPI_Start(MPI_Request *req)
 {
-    int rc = PMPI_Start(req), i;
-    if (hw_on && rc == MPI_SUCCESS && (i = hw_find(*req)) >= 0)
-        hw_tab[i].active = 1;
+    int rc = PMPI_Start(req);
+    if (hw_on && rc == MPI_SUCCESS)
+        hw_started(*req);
     return rc;
 }
 
 MW_WEAK int MPI_Startall(int n, MPI_Request reqs[])
 {
-    int rc = PMPI_Startall(n, reqs), i, k;
+    int rc = PMPI_Startall(n, reqs), k;
     if (hw_on && rc == MPI_SUCCESS)
         for (k = 0; k < n; k++)
-            if ((i = hw_find(reqs[k])) >= 0)
-                hw_tab[i].active = 1;
+            hw_started(reqs[k]);
     return rc;
 }
 
@@ -1106,6 +1219,7 @@ MW_WEAK int MPI_Wait(MPI_Request *req, MPI_Status *status)
     int flag = 0, rc;
     if (!hw_on)
         return PMPI_Wait(req, status);
+    status = mpiccwrap_cdag_statuses(1, status);
     for (;;) {
         rc = PMPI_Test(req, &flag, status);
         if (flag || rc != MPI_SUCCESS)
@@ -1115,7 +1229,7 @@ MW_WEAK int MPI_Wait(MPI_Request *req, MPI_Status *status)
         hw_tick(&s);
     }
     if (flag)
-        hw_completed(old, *req);
+        hw_completed(old, *req, status);
     return rc;
 }
 
@@ -1127,6 +1241,7 @@ MW_WEAK int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     if (!hw_on)
         return PMPI_Waitall(n, reqs, statuses);
     old = hw_copy(n, reqs);
+    statuses = mpiccwrap_cdag_statuses(n, statuses);
     for (;;) {
         rc = PMPI_Testall(n, reqs, &flag, statuses);
         if (flag || rc != MPI_SUCCESS)
@@ -1136,7 +1251,7 @@ MW_WEAK int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
         hw_tick(&s);
     }
     if (flag || rc == MPI_ERR_IN_STATUS)
-        hw_completed_all(n, old, reqs);
+        hw_completed_all(n, old, reqs, statuses);
     return rc;
 }
 
@@ -1148,6 +1263,7 @@ MW_WEAK int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *statu
     if (!hw_on)
         return PMPI_Waitany(n, reqs, index, status);
     old = hw_copy(n, reqs);
+    status = mpiccwrap_cdag_statuses(1, status);
     for (;;) {
         rc = PMPI_Testany(n, reqs, index, &flag, status);
         if (flag || rc != MPI_SUCCESS)
@@ -1157,7 +1273,7 @@ MW_WEAK int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *statu
         hw_tick(&s);
     }
     if (flag && old && *index != MPI_UNDEFINED)
-        hw_completed(old[*index], reqs[*index]);
+        hw_completed(old[*index], reqs[*index], status);
     return rc;
 }
 
@@ -1170,6 +1286,7 @@ MW_WEAK int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[]
     if (!hw_on)
         return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
     old = hw_copy(n, reqs);
+    statuses = mpiccwrap_cdag_statuses(n, statuses);
     for (;;) {
         rc = PMPI_Testsome(n, reqs, outcount, indices, statuses);
         if (*outcount != 0 || rc != MPI_SUCCESS)
@@ -1178,34 +1295,43 @@ MW_WEAK int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[]
             hw_wait_on("MPI_Waitsome", MW_HERE, MPICCWRAP_WF_OR, n, reqs);
         hw_tick(&s);
     }
-    hw_completed_some(*outcount, indices, old, reqs);
+    hw_completed_some(*outcount, indices, old, reqs, statuses);
     return rc;
 }
 
 MW_WEAK int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     MPI_Request old = *req;
-    int rc = PMPI_Test(req, flag, status);
+    int rc;
+    if (hw_on)
+        status = mpiccwrap_cdag_statuses(1, status);
+    rc = PMPI_Test(req, flag, status);
     if (hw_on && *flag)
-        hw_completed(old, *req);
+        hw_completed(old, *req, status);
     return rc;
 }
 
 MW_WEAK int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
     MPI_Request *old = hw_on ? hw_copy(n, reqs) : NULL;
-    int rc = PMPI_Testall(n, reqs, flag, statuses);
+    int rc;
+    if (hw_on)
+        statuses = mpiccwrap_cdag_statuses(n, statuses);
+    rc = PMPI_Testall(n, reqs, flag, statuses);
     if (hw_on && *flag)
-        hw_completed_all(n, old, reqs);
+        hw_completed_all(n, old, reqs, statuses);
     return rc;
 }
 
 MW_WEAK int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
     MPI_Request *old = hw_on ? hw_copy(n, reqs) : NULL;
-    int rc = PMPI_Testany(n, reqs, index, flag, status);
+    int rc;
+    if (hw_on)
+        status = mpiccwrap_cdag_statuses(1, status);
+    rc = PMPI_Testany(n, reqs, index, flag, status);
     if (hw_on && old && *flag && *index != MPI_UNDEFINED)
-        hw_completed(old[*index], reqs[*index]);
+        hw_completed(old[*index], reqs[*index], status);
     return rc;
 }
 
@@ -1213,9 +1339,12 @@ MW_WEAK int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[]
                          MPI_Status statuses[])
 {
     MPI_Request *old = hw_on ? hw_copy(n, reqs) : NULL;
-    int rc = PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    int rc;
     if (hw_on)
-        hw_completed_some(*outcount, indices, old, reqs);
+        statuses = mpiccwrap_cdag_statuses(n, statuses);
+    rc = PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    if (hw_on)
+        hw_completed_some(*outcount, indices, old, reqs, statuses);
     return rc;
 }
 

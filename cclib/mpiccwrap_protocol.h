@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 /* BEGIN mpiccwrap protocol */
-#define MPICCWRAP_PROTOCOL_VERSION 2
+#define MPICCWRAP_PROTOCOL_VERSION 3
 
 /* Exit code given to MPI_Abort when a check finds a mismatch. */
 #define MPICCWRAP_ABORT_CODE 77
@@ -201,6 +201,87 @@ struct mpiccwrap_wf_state {
     struct mpiccwrap_wf_op ops[MPICCWRAP_WF_MAX_OPS];
     int32_t members[MPICCWRAP_WF_MAX_MEMBERS];
     char objs[MPICCWRAP_WF_MAX_OBJS][MPICCWRAP_WF_OBJ_SIZE];
+};
+/* -- cDAG recording (cclib/mpiccwrap_cdag.c, MPICC_WRAP_CDAG=1) -------------------- *
+ * Each process keeps its point-to-point operations in memory, at most
+ * MPICC_WRAP_CDAG_MAX records (default MPICCWRAP_CDAG_CAP_DEFAULT; past it the
+ * operations are counted in `dropped`, not recorded), and writes them at MPI_Finalize
+ * to $MPICC_WRAP_CDAG_DIR/mpiccwrap-<job>-<world rank>.cdag: one struct
+ * mpiccwrap_cdag_header, then `nrecords` struct mpiccwrap_cdag_record, in the
+ * writer's byte order.  `post` and `done` number the process's events (posting an
+ * operation, one completing call): equal `done` = completed by the same call. */
+#define MPICCWRAP_CDAG_MAGIC 0x0147414443575754
+#define MPICCWRAP_CDAG_CAP_DEFAULT 1000000
+#define MPICCWRAP_CDAG_MAX_OBJS 16
+#define MPICCWRAP_CDAG_OBJ_SIZE 256
+
+enum mpiccwrap_cdag_kind {
+    MPICCWRAP_CDAG_SEND = 1,
+    MPICCWRAP_CDAG_RECV = 2
+};
+
+/* Bits of mpiccwrap_cdag_record.flags. */
+enum mpiccwrap_cdag_flags {
+    MPICCWRAP_CDAG_DONE = 1,       /* completed (done is valid) */
+    MPICCWRAP_CDAG_ANY_SOURCE = 2, /* posted with MPI_ANY_SOURCE; peer is the status's */
+    MPICCWRAP_CDAG_NOPEER = 4      /* MPI_PROC_NULL, an intercommunicator, or unknown */
+};
+
+/* The MPI call that made a record: MPICCWRAP_CDAG_CALL_SEND_INIT is MPI_Send_init. */
+enum mpiccwrap_cdag_call {
+    MPICCWRAP_CDAG_CALL_SEND = 1,
+    MPICCWRAP_CDAG_CALL_SSEND = 2,
+    MPICCWRAP_CDAG_CALL_BSEND = 3,
+    MPICCWRAP_CDAG_CALL_RSEND = 4,
+    MPICCWRAP_CDAG_CALL_ISEND = 5,
+    MPICCWRAP_CDAG_CALL_ISSEND = 6,
+    MPICCWRAP_CDAG_CALL_IBSEND = 7,
+    MPICCWRAP_CDAG_CALL_IRSEND = 8,
+    MPICCWRAP_CDAG_CALL_RECV = 9,
+    MPICCWRAP_CDAG_CALL_IRECV = 10,
+    MPICCWRAP_CDAG_CALL_SENDRECV = 11,
+    MPICCWRAP_CDAG_CALL_SENDRECV_REPLACE = 12,
+    MPICCWRAP_CDAG_CALL_SEND_INIT = 13,
+    MPICCWRAP_CDAG_CALL_SSEND_INIT = 14,
+    MPICCWRAP_CDAG_CALL_BSEND_INIT = 15,
+    MPICCWRAP_CDAG_CALL_RSEND_INIT = 16,
+    MPICCWRAP_CDAG_CALL_RECV_INIT = 17
+};
+
+struct mpiccwrap_cdag_header {
+    uint64_t magic;       /* MPICCWRAP_CDAG_MAGIC */
+    uint32_t version;     /* MPICCWRAP_PROTOCOL_VERSION */
+    uint32_t header_size; /* sizeof(struct mpiccwrap_cdag_header) */
+    uint32_t record_size; /* sizeof(struct mpiccwrap_cdag_record) */
+    int32_t world_rank;
+    int32_t world_size;
+    int32_t pid;
+    uint64_t job;      /* equal on every process of one run */
+    uint64_t nrecords;
+    uint64_t dropped;  /* operations past the cap, not recorded */
+    uint64_t cap;
+    int32_t nobjs;     /* objects of the call sites (objs[obj]) */
+    int32_t pad;
+    char objs[MPICCWRAP_CDAG_MAX_OBJS][MPICCWRAP_CDAG_OBJ_SIZE];
+};
+
+struct mpiccwrap_cdag_record {
+    uint32_t kind;    /* enum mpiccwrap_cdag_kind */
+    uint32_t flags;   /* enum mpiccwrap_cdag_flags */
+    int32_t peer;     /* world rank of the destination or (resolved) source */
+    int32_t tag;      /* a receive's: the status's */
+    uint64_t comm_id; /* equal on every rank of a communicator; 0: unknown */
+    int64_t bytes;    /* sent, or received (from the status) */
+    uint64_t addr;    /* buffer start (true lower bound) */
+    int64_t extent;   /* bytes from addr to the last byte the datatype touches */
+    uint64_t post;    /* event number of the posting call */
+    uint64_t done;    /* event number of the completing call */
+    uint64_t t_post_ns; /* CLOCK_MONOTONIC at posting and completion */
+    uint64_t t_done_ns;
+    uint64_t content; /* hash of the first bytes sent or received (contiguous), 0: none */
+    int32_t call;     /* enum mpiccwrap_cdag_call */
+    int32_t obj;      /* index in the header's objs of the call site, -1: unknown */
+    uint64_t offset;  /* call site: address in that object */
 };
 /* END mpiccwrap protocol */
 

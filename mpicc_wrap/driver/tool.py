@@ -6,7 +6,12 @@ Subcommands:
 * ``report FILE [--json]``: the per-build statistics table of a JSON Lines report
   written under ``MPICC_WRAP_REPORT`` (:mod:`mpicc_wrap.report.jsonl`);
 * ``trace DIR [--json]``: the records the runtime wrote under ``MPICC_WRAP_TRACE_DIR``
-  (:mod:`mpicc_wrap.trace.reader`).
+  (:mod:`mpicc_wrap.trace.reader`);
+* ``cdag DIR [--job ID] [--json]``: hand-written collectives found in the
+  point-to-point operations recorded with ``MPICC_WRAP_CDAG=1`` (:mod:`mpicc_wrap.cdag`);
+  MPI_Finalize runs it on world rank 0 by itself;
+* ``matrix DIR [--job ID] [--csv FILE] [--json]``: who sent whom how many messages and
+  bytes in that run, and the patterns with their call sites.
 
 Bad input (unknown subcommand, missing or unreadable file, not a trace) is one
 ``mpicc-wrap-tool: error: ...`` line and exit status 2; no traceback reaches a user
@@ -18,7 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from mpicc_wrap.driver import entry
 from mpicc_wrap.errors import WrapError
@@ -61,6 +66,49 @@ def _trace(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_cdag(args: argparse.Namespace) -> Any:
+    from mpicc_wrap.cdag import records, report
+
+    try:
+        ranks = records.read_dir(args.dir, args.job)
+    except records.CdagError as err:
+        raise WrapError(str(err), USAGE_ERROR) from err
+    prog, notes = records.build_program(ranks)
+    analysis = report.analyse(prog.graph)
+    analysis.notes[:0] = notes
+    return analysis
+
+
+def _cdag(args: argparse.Namespace) -> int:
+    from mpicc_wrap.cdag import report
+
+    analysis = _load_cdag(args)
+    sys.stdout.write(json.dumps(report.to_json(analysis), indent=2) + "\n" if args.json
+                     else "".join(line + "\n" for line in report.format_lines(analysis)))
+    return 0
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    from mpicc_wrap.cdag import report
+
+    analysis = _load_cdag(args)
+    graph, matching = analysis.graph, analysis.matching
+    if args.csv:
+        try:
+            with open(args.csv, "w") as out:
+                out.write(report.matrix_csv(graph, matching))
+        except OSError as err:
+            raise WrapError(f"cannot write {args.csv}: {err.strerror or err}",
+                            USAGE_ERROR) from err
+    if args.json:
+        sys.stdout.write(json.dumps(report.to_json(analysis), indent=2) + "\n")
+        return 0
+    lines = ["messages/bytes per pair of world ranks:", *report.format_matrix(graph, matching)]
+    lines += report.format_lines(analysis)
+    sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
 def _parser() -> _Parser:
     parser = _Parser(prog=PROG, description="Reports of mpicc-wrap builds and runs.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
@@ -73,6 +121,17 @@ def _parser() -> _Parser:
     trace.add_argument("dir", metavar="DIR", help="directory of the run's trace files")
     trace.add_argument("--json", action="store_true", help="print the records as JSON")
     trace.set_defaults(run=_trace)
+    cdag = sub.add_parser("cdag", help="hand-written collectives in an MPICC_WRAP_CDAG run")
+    cdag.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
+    cdag.add_argument("--job", help="job number (file name part); default: the newest run")
+    cdag.add_argument("--json", action="store_true", help="print patterns and matrix as JSON")
+    cdag.set_defaults(run=_cdag)
+    table = sub.add_parser("matrix", help="communication matrix of an MPICC_WRAP_CDAG run")
+    table.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
+    table.add_argument("--job", help="job number (file name part); default: the newest run")
+    table.add_argument("--csv", metavar="FILE", help="also write the matrix as CSV")
+    table.add_argument("--json", action="store_true", help="print matrix and patterns as JSON")
+    table.set_defaults(run=_matrix)
     return parser
 
 

@@ -15,7 +15,8 @@ from mpicc_wrap.packagedata import data_dir
 from mpicc_wrap.runtime import library
 from mpicc_wrap.switches import Options
 
-STRUCTS = ("mpiccwrap_trace_header", "mpiccwrap_record", "mpiccwrap_wf_op", "mpiccwrap_wf_state")
+STRUCTS = ("mpiccwrap_trace_header", "mpiccwrap_record", "mpiccwrap_wf_op", "mpiccwrap_wf_state",
+           "mpiccwrap_cdag_header", "mpiccwrap_cdag_record")
 
 
 def _c_view(tmp_path: Path) -> dict[str, int]:

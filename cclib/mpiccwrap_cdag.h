@@ -1,0 +1,43 @@
+/* mpiccwrap_cdag.h - cDAG recording (MPICC_WRAP_CDAG=1): the hooks the interception
+ * layer (mpiccwrap_hang.c) calls for every point-to-point operation.  Layouts and codes
+ * are in mpiccwrap_protocol.h; the analysis is mpicc_wrap/cdag (Python). */
+#ifndef MPICCWRAP_CDAG_H
+#define MPICCWRAP_CDAG_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "mpiccwrap_protocol.h"
+
+/* 1 while recording (read once in MPI_Init): each hook is behind this one test. */
+extern int mpiccwrap_cdag_on;
+
+/* MPI_Init: read MPICC_WRAP_CDAG*, agree on a job number over ctl (collective on it). */
+void mpiccwrap_cdag_setup(MPI_Comm ctl, int world_rank, int world_size);
+
+/* Record an operation posted now; returns its index (-1: not recorded). */
+long mpiccwrap_cdag_post(int kind, int call, const void *buf, int count, MPI_Datatype type,
+                         int peer, int tag, MPI_Comm comm, const void *site);
+
+/* A completing call begins: the records it completes share one event number. */
+void mpiccwrap_cdag_tick(void);
+
+/* Record rec completed (st: its status, or NULL for a send; comm: its communicator). */
+void mpiccwrap_cdag_done(long rec, const MPI_Status *st, MPI_Comm comm);
+
+/* A status array of n entries for a completing call whose caller passed `given`
+ * (returned as is unless it is MPI_STATUS(ES)_IGNORE and recording is on). */
+MPI_Status *mpiccwrap_cdag_statuses(int n, MPI_Status *given);
+
+/* MPI_Finalize, before PMPI_Finalize, on every rank: write this process's file, then
+ * wait on ctl for the others. */
+void mpiccwrap_cdag_write(MPI_Comm ctl);
+
+/* After PMPI_Finalize, world rank 0: run `mpicc-wrap-tool cdag` on the files. */
+void mpiccwrap_cdag_report(void);
+
+/* Provided by mpiccwrap_hang.c: the communicator's identity and a rank's world rank. */
+uint64_t mpiccwrap_hang_comm_id(MPI_Comm comm);
+int mpiccwrap_hang_world_rank(MPI_Comm comm, int rank);
+
+#endif

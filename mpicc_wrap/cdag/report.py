@@ -1,0 +1,179 @@
+"""The cDAG analysis end to end and its outputs: one line per detected pattern, JSON,
+and the communication matrix (messages and bytes per pair of processes).
+
+Instances of one collective (same name, root, process set and block size) are
+counted together; their call sites are the operations that formed them (original
+and forwarding sends, receives) and their time the time spent in those operations.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from mpicc_wrap.cdag.dataflow import SST, propagate
+from mpicc_wrap.cdag.detect import Instance, detect
+from mpicc_wrap.cdag.graph import SEND, Graph
+from mpicc_wrap.cdag.matching import Matching, match
+
+__all__ = ["Analysis", "Pattern", "analyse", "format_lines", "format_matrix", "format_ranks",
+           "matrix", "matrix_csv", "phases", "to_json"]
+
+PREFIX = "mpicc-wrap: cDAG:"
+
+
+@dataclass
+class Pattern:
+    """A detected collective and how often it ran."""
+
+    name: str
+    root: int | None
+    ranks: tuple[int, ...]
+    bytes: int
+    count: int
+    subset: bool
+    sites: list[tuple[str, str, int]] = field(default_factory=list)  # site, call, ops
+    seconds: float = 0.0
+
+
+@dataclass
+class Analysis:
+    """Everything the analysis found in one run's graph."""
+
+    graph: Graph
+    matching: Matching
+    sst: SST
+    patterns: list[Pattern]
+    notes: list[str] = field(default_factory=list)
+
+
+def format_ranks(ranks: tuple[int, ...] | list[int]) -> str:
+    """"0-3,5" for 0, 1, 2, 3, 5."""
+    values = sorted(ranks)
+    parts, i = [], 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        parts.append(str(values[i]) if i == j else f"{values[i]}-{values[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
+def _patterns(graph: Graph, instances: list[Instance]) -> list[Pattern]:
+    groups: dict[tuple[Any, ...], list[Instance]] = {}
+    for inst in instances:
+        key = (inst.name, inst.root, inst.ranks, inst.size, inst.subset)
+        groups.setdefault(key, []).append(inst)
+    out = []
+    for (name, root, ranks, size, subset), group in groups.items():
+        ids: set[int] = set()
+        for inst in group:
+            ids |= inst.op_ids()
+        sites = Counter((graph.ops[i].site or "?", graph.ops[i].call or "?") for i in ids)
+        seconds = sum(graph.ops[i].time for i in ids)
+        out.append(Pattern(name, root, ranks, size, len(group), subset,
+                           sorted((s, c, n) for (s, c), n in sites.items()), seconds))
+    return sorted(out, key=lambda p: (-p.count * len(p.ranks), p.name, p.root or 0))
+
+
+def _notes(graph: Graph, matching: Matching) -> list[str]:
+    notes = []
+    for label, ids in (("sent and never received", matching.unmatched_sends),
+                       ("received and never matched", matching.unmatched_recvs)):
+        if ids:
+            sites = Counter(f"{graph.ops[i].site or '?'} ({graph.ops[i].call or '?'})"
+                            for i in ids)
+            listed = ", ".join(f"{s} x{n}" for s, n in sorted(sites.items()))
+            notes.append(f"{len(ids)} message(s) {label}: {listed}")
+    return notes
+
+
+def phases(graph: Graph) -> tuple[Matching, SST, list[Instance]]:
+    """Matching (App. Alg. 1), dataflow (Alg. 3, 4), detection (Alg. 5, §4.2), with
+    the cyclic garbage collector paused: they allocate many small objects and no
+    cycles, and its full passes would otherwise cost more than the analysis."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        matching = match(graph)
+        sst = propagate(graph, matching)
+        return matching, sst, detect(graph, matching, sst)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def analyse(graph: Graph) -> Analysis:
+    """The whole analysis and its patterns and notes."""
+    matching, sst, instances = phases(graph)
+    return Analysis(graph, matching, sst, _patterns(graph, instances),
+                    _notes(graph, matching))
+
+
+def format_lines(analysis: Analysis) -> list[str]:
+    """The report lines: one per pattern, then the notes."""
+    lines = []
+    for p in analysis.patterns:
+        root = f" root={p.root}" if p.root is not None else ""
+        subset = " (process subset)" if p.subset else ""
+        sites = ", ".join(f"{s} ({c})" for s, c, _ in p.sites)
+        spent = f": {p.seconds * 1e3:.3g} ms in these messages" if p.seconds else ""
+        lines.append(f"{PREFIX} pattern {p.name}{root} ranks={format_ranks(p.ranks)}"
+                     f"{subset} bytes={p.bytes} x{p.count} sites={sites}{spent}")
+    lines += [f"{PREFIX} note: {n}" for n in analysis.notes]
+    if not analysis.patterns:
+        lines.insert(0, f"{PREFIX} no hand-written collective found in "
+                        f"{len(analysis.graph.ops)} point-to-point operation(s)")
+    return lines
+
+
+def matrix(graph: Graph, matching: Matching) -> dict[tuple[int, int], tuple[int, int]]:
+    """(messages, bytes) per (sender, receiver) of every matched message."""
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for s, r in matching.pairs(graph):
+        key = (graph.ops[s].rank, graph.ops[r].rank)
+        count, size = out.get(key, (0, 0))
+        out[key] = (count + 1, size + graph.ops[s].size)
+    return out
+
+
+def matrix_csv(graph: Graph, matching: Matching) -> str:
+    """The matrix as CSV: src,dst,messages,bytes per pair that exchanged messages."""
+    rows = ["src,dst,messages,bytes"]
+    rows += [f"{a},{b},{c},{n}" for (a, b), (c, n) in sorted(matrix(graph, matching).items())]
+    return "\n".join(rows) + "\n"
+
+
+def format_matrix(graph: Graph, matching: Matching) -> list[str]:
+    """A text table: one row per sender, "messages/bytes" per receiver."""
+    cells = matrix(graph, matching)
+    p = graph.nranks
+    width = max([len(f"{c}/{n}") for c, n in cells.values()] + [5])
+    lines = ["from\\to " + " ".join(f"{j:>{width}}" for j in range(p))]
+    for i in range(p):
+        row = [f"{cells[(i, j)][0]}/{cells[(i, j)][1]}" if (i, j) in cells else "."
+               for j in range(p)]
+        lines.append(f"{i:>7} " + " ".join(f"{x:>{width}}" for x in row))
+    return lines
+
+
+def to_json(analysis: Analysis) -> dict[str, Any]:
+    """Patterns, notes and the matrix as plain JSON data."""
+    graph = analysis.graph
+    return {
+        "ranks": graph.nranks,
+        "operations": len(graph.ops),
+        "messages": sum(1 for s, _ in analysis.matching.pairs(graph)
+                        if graph.ops[s].kind == SEND),
+        "patterns": [{"name": p.name, "root": p.root, "ranks": list(p.ranks),
+                      "bytes": p.bytes, "count": p.count, "subset": p.subset,
+                      "seconds": p.seconds,
+                      "sites": [{"site": s, "call": c, "operations": n}
+                                for s, c, n in p.sites]} for p in analysis.patterns],
+        "notes": analysis.notes,
+        "matrix": [{"src": a, "dst": b, "messages": c, "bytes": n}
+                   for (a, b), (c, n) in sorted(matrix(graph, analysis.matching).items())],
+    }
