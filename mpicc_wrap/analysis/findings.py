@@ -10,6 +10,7 @@ from pycparser import c_ast
 
 from mpicc_wrap import rules
 from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.alone import alone_edges
 from mpicc_wrap.analysis.callgraph import Callee
 from mpicc_wrap.analysis.context import Context
 from mpicc_wrap.analysis.orders import (
@@ -17,6 +18,7 @@ from mpicc_wrap.analysis.orders import (
     Events,
     diverging_successors,
     first_stop,
+    frontier_without,
     static_pass,
 )
 from mpicc_wrap.frontend import handles, positions
@@ -79,9 +81,11 @@ class _Function:
         """Sites whose cluster's PDF+ holds a condition that may differ between the
         members of the cluster's communicator."""
         result: Flags = {}
+        alone = alone_edges(self.cfg, self.defn)
         for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None):
             comm = self.handle(cl.name)
-            conds = [v for v in sorted(cl.frontier) if self.reason(v, comm)]
+            frontier = frontier_without(cl, alone[comm]) if comm in alone else cl.frontier
+            conds = [v for v in sorted(frontier) if self.reason(v, comm)]
             for site in cl.sites if conds else []:
                 for v in conds:
                     result.setdefault(site, {}).setdefault(v, cl)

@@ -221,6 +221,13 @@ def static_pass(cfg: CFG, events: Events,
             if c.frontier]
 
 
+def frontier_without(cluster: Cluster, cut: set[tuple[int, int]]) -> set[int]:
+    """The cluster's PDF+ in its region without the edges ``cut`` (edges no process
+    takes in a run where the cluster can diverge, ``alone.py``)."""
+    succs = {n: [s for s in ss if (n, s) not in cut] for n, ss in cluster.region.succs.items()}
+    return pdf_plus(succs, cluster.region.exit, cluster.sites) | cluster.region.exits
+
+
 def diverging_successors(cluster: Cluster, node: int) -> tuple[int, int] | None:
     """For a frontier node, one successor leading to the cluster and one that may not
     (the two sides of the counter-example, barrier matching §5.2)."""

@@ -1,0 +1,109 @@
+"""Branches no member of a communicator takes when a collective on it can diverge.
+
+pnetcdf's ``ncmpi_open`` (benchmarks/realcode-fp/01)::
+
+    MPI_Comm_size(comm, &nprocs);
+    if (rank == 0) { ...; if (nprocs == 1) return format; }
+    MPI_Bcast(&format, 1, MPI_INT, 0, comm);
+
+Rank 0 skips the broadcast only when it is alone in ``comm``.  Beyond PARCOACH and the
+barrier-matching paper (both judge ``if (rank == 0)`` alone): a collective on ``c``
+can diverge only in a run where ``c`` has at least two members, and in such a run
+every member sees ``size(c) >= 2``, so no member takes the "alone" edge of a test
+``s == 1`` (``s < 2``, ``s <= 1``; the false edge of ``s != 1``, ``s > 1``,
+``s >= 2``) of a variable ``s`` that holds ``MPI_Comm_size(c)``.  Removing edges
+that no member takes in any run that could diverge cannot hide a divergence; in a
+run where ``c`` has one member nothing on ``c`` can diverge.  ``findings`` recomputes
+the PDF+ of a cluster on ``c`` without these edges.
+
+``s`` must be a non-static local written only by that ``MPI_Comm_size`` (its address
+taken nowhere else), and the communicator a name the function never writes, so the
+size still describes the collective's communicator when the test runs.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from mpicc_wrap.analysis.cfg import CFG
+from mpicc_wrap.frontend import positions
+
+__all__ = ["alone_edges"]
+
+# comparison -> (the constant, index of the successor taken when s == 1 is the answer)
+# A test "s OP k" whose true/false edge is taken exactly when the communicator has one
+# member: the edge index (0: true arm, 1: false arm).
+_ALONE = {("==", "1"): 0, ("<", "2"): 0, ("<=", "1"): 0,
+          ("!=", "1"): 1, (">", "1"): 1, (">=", "2"): 1}
+_MIRROR = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+class _Writes(c_ast.NodeVisitor):
+    """Sizes set by MPI_Comm_size, and every other write or address-of per name."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[str, list[str]] = {}  # s -> communicator texts
+        self.other: dict[str, int] = {}  # name -> writes / &name besides the sizes
+        self.locals: set[str] = set()
+
+    def _touch(self, e: c_ast.Node | None) -> None:
+        while isinstance(e, c_ast.Cast):
+            e = e.expr
+        if isinstance(e, c_ast.ID):
+            self.other[e.name] = self.other.get(e.name, 0) + 1
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.name and "static" not in (node.storage or []) \
+                and isinstance(node.type, c_ast.TypeDecl):
+            self.locals.add(node.name)
+        self.generic_visit(node)
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        self._touch(node.lvalue)
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in ("&", "++", "--", "p++", "p--"):
+            self._touch(node.expr)
+        self.generic_visit(node)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        args = node.args.exprs if node.args is not None else []
+        name = node.name.name if isinstance(node.name, c_ast.ID) else ""
+        out = args[1] if len(args) == 2 else None
+        if (name in ("MPI_Comm_size", "PMPI_Comm_size") and isinstance(out, c_ast.UnaryOp)
+                and out.op == "&" and isinstance(out.expr, c_ast.ID)):
+            self.sizes.setdefault(out.expr.name, []).append(positions.c_text(args[0]))
+            self.generic_visit(args[0])  # its address-of is the size's own write
+            return
+        self.generic_visit(node)
+
+
+def _test(pred: c_ast.Node) -> tuple[str, int] | None:
+    """(size variable, index of the alone successor) for ``s OP k`` / ``k OP s``."""
+    if not isinstance(pred, c_ast.BinaryOp):
+        return None
+    for var, const, op in ((pred.left, pred.right, pred.op),
+                           (pred.right, pred.left, _MIRROR.get(pred.op, ""))):
+        if isinstance(var, c_ast.ID) and isinstance(const, c_ast.Constant) \
+                and (op, const.value) in _ALONE:
+            return var.name, _ALONE[op, const.value]
+    return None
+
+
+def alone_edges(cfg: CFG, func: c_ast.FuncDef) -> dict[str, set[tuple[int, int]]]:
+    """Communicator C text -> the CFG edges (branch, successor) taken only when that
+    communicator has a single member (rule in the module docstring)."""
+    scan = _Writes()
+    scan.visit(func.body)
+    sizes = {s: comms[0] for s, comms in scan.sizes.items()
+             if s in scan.locals and len(set(comms)) == 1 and not scan.other.get(s)
+             and not scan.other.get(comms[0])}
+    if not sizes:
+        return {}
+    edges: dict[str, set[tuple[int, int]]] = {}
+    for node in cfg.nodes:
+        test = _test(node.pred) if node.kind == "branch" and node.pred is not None else None
+        if test and test[0] in sizes and len(set(node.succs)) == 2:
+            edges.setdefault(sizes[test[0]], set()).add((node.id, node.succs[test[1]]))
+    return edges
