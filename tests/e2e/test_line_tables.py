@@ -37,7 +37,9 @@ def wrap(args: list[str], env: dict[str, str] | None = None) -> None:
 
 def stripped(obj: Path) -> bytes:
     out = obj.with_suffix(".stripped")
-    subprocess.run(["objcopy", "--strip-debug", str(obj), str(out)], check=True)
+    # (clang's .llvm_addrsig holds symbol indices that objcopy leaves stale)
+    subprocess.run(["objcopy", "--strip-debug", "--remove-section=.llvm_addrsig", str(obj),
+                    str(out)], check=True)
     return out.read_bytes()
 
 
