@@ -16,10 +16,12 @@
  *    Call site: the wrapper's return address (one store).  It is turned into
  *    "file:line in function()" only when a deadlock is reported: each rank sends its
  *    addresses as (object file, offset) pairs (dladdr: independent of ASLR), and the
- *    reporting rank runs addr2line on them.  With -g this gives file:line and
- *    function; without -g the function, from the symbol table.  We chose this over
- *    site records from the rewriting because the rewriting only touches TUs with
- *    findings, and a deadlock can sit in any TU or library.
+ *    reporting rank runs addr2line on them.  With line tables this gives file:line
+ *    and function, else the function, from the symbol table.  mpicc-wrap compiles
+ *    every C TU with line tables (-g1 when the command chose no -g option; the code
+ *    is unchanged, README "Call sites").  We chose this over site records from the
+ *    rewriting because the rewriting only touches TUs with findings, and a deadlock
+ *    can sit in any TU or library.
  *
  *    Blocking collectives are only carried out as below with
  *    MPICC_WRAP_HANG_COLLECTIVES=1: MPI libraries implement the nonblocking forms with

@@ -43,6 +43,9 @@ SWITCHES: tuple[Switch, ...] = (
            "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "
            "past it the TU compiles unchanged with a note; 0: no limit"),
+    Switch("MPICC_WRAP_LINE_TABLES", "1", "1: a C compile whose command has no -g option "
+           "gets -g1 (line tables only; the code is the same) so that run-time reports name "
+           "file:line; 0: compile with the user's debug options only"),
     Switch("MPICC_WRAP_CHECK", "1", "run time: 0 turns the instrumented checks off; all: "
            "check the root, operator and data size of every collective of the program, "
            "whoever compiled it (through the MPI interception)"),
@@ -111,6 +114,7 @@ class Options:
     result_cache: bool = True
     budget: float = 30.0
     memory: int = 2048
+    line_tables: bool = True  # MPICC_WRAP_LINE_TABLES
     exit_divergence: bool = False  # set from -Wmpi-exit-divergence, not from the env
 
     @classmethod
@@ -130,6 +134,7 @@ class Options:
             result_cache=_flag(e, "MPICC_WRAP_RESULT_CACHE", "1"),
             budget=_number(e, "MPICC_WRAP_BUDGET", "30", float),
             memory=_number(e, "MPICC_WRAP_MEMORY", "2048", int),
+            line_tables=_flag(e, "MPICC_WRAP_LINE_TABLES", "1"),
         )
 
 

@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 from mpicc_wrap import rules
 
-__all__ = ["ARITY", "COMPILED", "Arg", "Invocation", "input_language", "parse", "split_response"]
+__all__ = ["ARITY", "COMPILED", "DEBUG_PREFIX", "LINE_TABLES", "Arg", "Invocation",
+           "input_language", "parse", "split_response"]
 
 # Kinds of argument.  "pp": preprocessor-only (dropped when compiling a .i file);
 # "dep": dependency-file flags; "link": link-only; "lang": -x; "output": -o;
@@ -93,6 +94,13 @@ EXT_LANG: dict[str, str] = {
 # Languages gcc compiles (everything else is a linker input).
 COMPILED = frozenset(EXT_LANG.values())
 
+# Debug options.  A word with this prefix is the user's choice of debug information
+# (-g, -g0, -ggdb, -gdwarf-4, -gsplit-dwarf, ...), which mpicc-wrap leaves alone;
+# without one it adds LINE_TABLES (commands.line_tables) so that the deadlock
+# diagnosis can name file:line.  gcc and clang both read -g1 as line tables only.
+DEBUG_PREFIX = "-g"
+LINE_TABLES = ("-g1",)
+
 MODE_PRIORITY = (("-E", "preprocess"), ("-M", "deps"), ("-MM", "deps"), ("-S", "assemble"),
                  ("-c", "compile"), ("-fsyntax-only", "syntax"))
 
@@ -149,6 +157,11 @@ class Invocation(NamedTuple):
 
     def has(self, name: str) -> bool:
         return any(a.name == name for a in self.args)
+
+    @property
+    def debug_chosen(self) -> bool:
+        """The user gave a debug option (``DEBUG_PREFIX``), ``-g0`` included."""
+        return any(a.kind == "flag" and a.name.startswith(DEBUG_PREFIX) for a in self.args)
 
 
 def input_language(path: str) -> str:

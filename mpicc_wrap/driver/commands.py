@@ -5,13 +5,16 @@ whether a command is passed through unchanged."""
 from __future__ import annotations
 
 import os
+import shlex
+from collections.abc import Callable
 
-from mpicc_wrap.driver.cmdline import Arg, Invocation
+from mpicc_wrap.driver.cmdline import DEBUG_PREFIX, LINE_TABLES, Arg, Invocation
 from mpicc_wrap.switches import Options
 
 __all__ = [
     "COMPILE_KINDS", "PASSTHROUGH_MODES", "PREPROCESS_KINDS", "compile_original_command",
-    "compile_rewritten_command", "default_output", "dep_args", "depfile", "passthrough",
+    "compile_rewritten_command", "default_output", "dep_args", "depfile", "line_tables",
+    "passthrough",
     "preprocess_command", "stem", "wants_depfile", "words",
 ]
 
@@ -31,6 +34,34 @@ def passthrough(inv: Invocation, options: Options) -> bool:
     return (options.disable or inv.mode in PASSTHROUGH_MODES or not inv.inputs
             or (not inv.sources and inv.mode != "link")
             or (inv.mode in ("compile", "assemble") and multi_output))
+
+
+# Modes whose output is an object the deadlock diagnosis may have to name lines in
+# (-S is left alone: its output is assembly text the user reads).
+LINE_TABLE_MODES = frozenset({"compile", "link"})
+
+
+def line_tables(inv: Invocation, compiler: list[str], options: Options,
+                wrapper_line: Callable[[], str] = str) -> Invocation:
+    """``inv`` with ``LINE_TABLES`` (-g1) in front of the user's words when it compiles
+    C sources to objects and neither the user, nor the compiler command, nor the MPI
+    wrapper's own flags (``wrapper_line()``: its -show line,
+    asked only when the rest chose none) choose debug options.  -g1
+    adds .debug_line and .debug_info sections only (the code is byte-identical, see
+    the README); a -g0 of the user, or -s at the link, still wins."""
+    if (not options.line_tables or inv.mode not in LINE_TABLE_MODES or not inv.sources
+            or inv.debug_chosen):
+        return inv
+    if any(w.startswith(DEBUG_PREFIX) for w in compiler[1:]):
+        return inv
+    try:
+        wrapper = shlex.split(wrapper_line())
+    except ValueError:
+        wrapper = []
+    if any(w.startswith(DEBUG_PREFIX) for w in wrapper[1:]):
+        return inv  # -g1 after the wrapper's -g would lower it
+    added = tuple(Arg((w,), "flag", w) for w in LINE_TABLES)
+    return inv._replace(args=added + inv.args, command=LINE_TABLES + inv.command)
 
 
 def words(inv: Invocation, kinds: frozenset[str]) -> list[str]:

@@ -59,6 +59,7 @@ def run(inv: Invocation, compiler: list[str], options: Options) -> int:
         options = dataclasses.replace(options, werror=True)
     stdin = sys.stdin.buffer.read() if any(a.value == "-" for a in inv.inputs) else None
     with private_dir(keep=options.debug) as tmp:
+        inv = pp.line_tables(inv, compiler, options, lambda: _wrapper_line(compiler))
         return Build(inv, compiler, options, stdin, tmp).run()
 
 
@@ -276,6 +277,15 @@ class Build:
                     continue
             words += a.words
         return words, inputs
+
+
+def _wrapper_line(compiler: list[str]) -> str:
+    """The MPI wrapper's own command line (its -show), read only when it matters.  The
+    analysis child, forked later, reads it too (parser: include directories) and finds
+    it in the lru_cache: the extra process runs only when the result cache answers."""
+    from mpicc_wrap.frontend import handles
+
+    return handles.show(tuple(compiler))
 
 
 def _copy(src: str, dst: str) -> None:

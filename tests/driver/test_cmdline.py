@@ -9,6 +9,7 @@ import pytest
 
 from mpicc_wrap.driver import commands as pp
 from mpicc_wrap.driver.cmdline import parse, split_response
+from mpicc_wrap.switches import Options
 
 
 @pytest.mark.parametrize("argv,mode", [
@@ -180,3 +181,47 @@ def test_general_warning_flags_reach_the_diagnostics() -> None:
         inv = parse([word, "-c", "a.c"])
         assert inv.warning_flags == {"color": mode} and word in inv.command
         assert not inv.unknown_flags
+
+
+@pytest.mark.parametrize("argv,added", [
+    (["-c", "a.c"], True),
+    (["-O2", "a.c", "-o", "a"], True),  # link mode compiles a.c too
+    (["-c", "a.c", "-s"], True),  # -s strips at the link, after us
+    (["-c", "-g", "a.c"], False),
+    (["-c", "-g0", "a.c"], False),  # the user's "no debug information" wins
+    (["-c", "-g3", "a.c"], False),
+    (["-c", "-ggdb", "a.c"], False),
+    (["-c", "-gdwarf-4", "a.c"], False),
+    (["-c", "-gsplit-dwarf", "a.c"], False),  # would write .dwo files
+    (["-S", "a.c"], False),  # assembly text the user reads
+    (["-fsyntax-only", "a.c"], False),
+    (["a.o", "-o", "a"], False),  # a link of objects compiles nothing
+    (["-c", "a.cpp"], False),  # not a C source mpicc-wrap compiles
+])
+def test_line_tables_only_when_no_debug_option(argv: list[str], added: bool) -> None:
+    inv = pp.line_tables(parse(argv), ["mpicc"], Options())
+    assert (inv.args[0].words == ("-g1",) and inv.command[0] == "-g1") is added
+    if added:  # in every derived compile, before the user's words (the user's come last)
+        assert pp.compile_original_command(["mpicc"], inv, inv.sources[0], "x.o")[1] == "-g1"
+        assert pp.compile_rewritten_command(["mpicc"], inv, "t.i", "x.o")[1] == "-g1"
+    else:
+        assert inv == parse(argv)
+
+
+@pytest.mark.parametrize("compiler,wrapper,added", [
+    (["mpicc"], "gcc -I/inc -L/lib -lmpi", True),
+    (["mpicc", "-g"], "gcc -lmpi", False),  # MPICC_WRAP_CC="mpicc -g"
+    (["mpicc"], "gcc -g -O2 -I/inc -lmpi", False),  # a wrapper built with -g cflags
+    (["mpicc"], "", True),  # no -show: nothing to lower
+])
+def test_line_tables_never_lower_the_compilers_own_debug_option(
+        compiler: list[str], wrapper: str, added: bool) -> None:
+    inv = pp.line_tables(parse(["-c", "a.c"]), compiler, Options(), lambda: wrapper)
+    assert ("-g1" in inv.command) is added
+
+
+def test_line_tables_switch_off() -> None:
+    inv = parse(["-c", "a.c"])
+    assert pp.line_tables(inv, ["mpicc"], Options(line_tables=False)) == inv
+    assert Options.from_env({"MPICC_WRAP_LINE_TABLES": "0"}).line_tables is False
+    assert Options.from_env({}).line_tables is True

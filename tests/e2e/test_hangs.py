@@ -41,6 +41,7 @@ class Program:
     env: dict[str, str] = field(default_factory=dict)
     sites: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, call)
     texts: list[str] = field(default_factory=list)
+    cflags: list[str] = field(default_factory=lambda: ["-g", "-O0"])
 
 
 def _parse(name: str, files: list[Path]) -> Program:
@@ -59,6 +60,8 @@ def _parse(name: str, files: list[Path]) -> Program:
                     prog.sites.append((path.name, lineno, value))
                 elif key == "expect-report":
                     prog.texts.append(value)
+                elif key == "cflags":
+                    prog.cflags = value.split()
     return prog
 
 
@@ -77,18 +80,20 @@ CASES = [pytest.param(p, n, id=f"{p.name}-n{n}") for p in PROGRAMS for n in p.np
 
 
 def build(prog: Program, out: Path) -> Path:
-    """mpicc-wrap -g builds and links; a file marked ``// compile: mpicc`` is compiled
-    by the plain MPI compiler (a TU mpicc-wrap never saw)."""
+    """mpicc-wrap builds (with ``-g -O0``, or the program's ``// cflags:``) and links; a
+    file marked ``// compile: mpicc`` is compiled by the plain MPI compiler (a TU
+    mpicc-wrap never saw)."""
     exe = out / prog.name
     objs = []
     for src in prog.files:
         plain = "// compile: mpicc" in src.read_text()
         cc = mpirun.mpicc() if plain else [mpirun.tool("mpicc-wrap")]
         obj = out / (src.stem + ".o")
-        done = mpirun.run([*cc, "-g", "-O0", "-c", str(src), "-o", str(obj)], timeout=180)
+        done = mpirun.run([*cc, *prog.cflags, "-c", str(src), "-o", str(obj)], timeout=180)
         assert done.returncode == 0, done.output
         objs.append(str(obj))
-    done = mpirun.run([mpirun.tool("mpicc-wrap"), "-g", *objs, "-o", str(exe)], timeout=180)
+    done = mpirun.run([mpirun.tool("mpicc-wrap"), *prog.cflags, *objs, "-o", str(exe)],
+                      timeout=180)
     assert done.returncode == 0, done.output
     return exe
 
