@@ -12,12 +12,15 @@
  *                             `mpicc-wrap-tool cdag` on the files after MPI_Finalize;
  *                             MPICC_WRAP_TOOL names the program if it is not on PATH).
  *
- * Per operation: one record appended (the array doubles, up to the cap), the peer as
- * a world rank, the buffer's address and extent, a hash of the first
- * CDAG_HASH_BYTES bytes sent or received (contiguous data only: it tells a buffer the
- * program rewrote between two sends, or between receiving and sending it on, from one
- * that it sent again), two clock reads, and the
- * return address as the call site (turned into object + offset when written).
+ * Per operation (the fast path: O(1), no allocation but the array doubling, no system
+ * call): one record appended, the peer as a world rank, the buffer's address and
+ * extent (predefined datatypes from a table made in MPI_Init, others asked of MPI), a
+ * hash of at most CDAG_HASH_BYTES bytes sent or received (contiguous data only: the
+ * first and last CDAG_HASH_BYTES / 2; it tells a buffer the program rewrote between
+ * two sends, or between receiving and sending it on, from one that it sent again),
+ * one clock read per MPI call (the records that one call posts or completes share it),
+ * and the return address as the call site (turned into object + offset when written).
+ * `python benchmarks/cdag_overhead.py` measures what this costs.
  */
 #define _GNU_SOURCE /* dladdr */
 #include "mpiccwrap_cdag.h"
@@ -31,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { CDAG_HASH_BYTES = 256 };
+enum { CDAG_HASH_BYTES = 64, CDAG_MAX_TYPES = 32 };
 
 int mpiccwrap_cdag_on;
 
@@ -43,6 +46,11 @@ static struct {
     char dir[512];
     MPI_Status *scratch;
     int nscratch;
+    int batch;     /* 1: the records posted or completed now belong to one MPI call */
+    uint64_t t;    /* that call's clock read, 0: not read yet */
+    int ntypes;    /* predefined contiguous datatypes and their sizes */
+    MPI_Datatype types[CDAG_MAX_TYPES];
+    int type_size[CDAG_MAX_TYPES];
 } cd;
 
 static uint64_t cd_now(void)
@@ -50,6 +58,45 @@ static uint64_t cd_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The current MPI call's time: one clock read per call (see mpiccwrap_cdag_batch). */
+static uint64_t cd_stamp(void)
+{
+    if (!cd.batch || !cd.t)
+        cd.t = cd_now();
+    return cd.t;
+}
+
+void mpiccwrap_cdag_batch(int on)
+{
+    cd.batch = on;
+    cd.t = 0;
+}
+
+/* The predefined datatypes whose size is their extent and true extent (lower bound
+ * 0): their handles never change, so a table made once answers without asking MPI. */
+static void cd_type_table(void)
+{
+    MPI_Datatype all[] = {MPI_BYTE, MPI_DOUBLE, MPI_INT, MPI_CHAR, MPI_FLOAT, MPI_LONG,
+                          MPI_UNSIGNED_CHAR, MPI_SIGNED_CHAR, MPI_SHORT, MPI_UNSIGNED_SHORT,
+                          MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_LONG_LONG,
+                          MPI_UNSIGNED_LONG_LONG, MPI_INT8_T, MPI_INT16_T, MPI_INT32_T,
+                          MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T,
+                          MPI_PACKED, MPI_LONG_DOUBLE};
+    size_t i;
+    cd.ntypes = 0;
+    for (i = 0; i < sizeof all / sizeof all[0] && cd.ntypes < CDAG_MAX_TYPES; i++) {
+        MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
+        int size = 0;
+        if (all[i] == MPI_DATATYPE_NULL || PMPI_Type_size(all[i], &size) != MPI_SUCCESS ||
+            PMPI_Type_get_extent(all[i], &lb, &extent) != MPI_SUCCESS ||
+            PMPI_Type_get_true_extent(all[i], &tlb, &textent) != MPI_SUCCESS || lb || tlb ||
+            size <= 0 || extent != size || textent != size)
+            continue;
+        cd.types[cd.ntypes] = all[i];
+        cd.type_size[cd.ntypes++] = size;
+    }
 }
 
 static int cd_flag(const char *name, int dflt)
@@ -75,15 +122,41 @@ void mpiccwrap_cdag_setup(MPI_Comm ctl, int world_rank, int world_size)
         job = (cd_now() ^ ((uint64_t)getpid() << 32)) & 0xffffffffffffull;
     PMPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, ctl);
     cd.job = job;
+    cd_type_table();
     mpiccwrap_cdag_on = 1;
 }
 
+static uint64_t cd_mix(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+static uint64_t cd_words(uint64_t h, const unsigned char *p, size_t n)
+{
+    uint64_t v;
+    for (; n >= 8; p += 8, n -= 8) {
+        memcpy(&v, p, 8);
+        h = cd_mix(h, v);
+    }
+    if (n) {
+        v = 0;
+        memcpy(&v, p, n);
+        h = cd_mix(h, v ^ (uint64_t)n << 56);
+    }
+    return h;
+}
+
+/* Hash of the n bytes at p: all of them up to CDAG_HASH_BYTES, else the first and the
+ * last CDAG_HASH_BYTES / 2 (8 bytes at a time); never 0 (0: no hash). */
 static uint64_t cd_hash(const unsigned char *p, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    size_t i;
-    for (i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
+    uint64_t h = cd_mix(0xcbf29ce484222325ull, n);
+    if (n <= CDAG_HASH_BYTES)
+        h = cd_words(h, p, n);
+    else
+        h = cd_words(cd_words(h, p, CDAG_HASH_BYTES / 2), p + n - CDAG_HASH_BYTES / 2,
+                     CDAG_HASH_BYTES / 2);
     return h ? h : 1;
 }
 
@@ -114,14 +187,14 @@ long mpiccwrap_cdag_post(int kind, int call, const void *buf, int count, MPI_Dat
 {
     struct mpiccwrap_cdag_record *r = cd_new();
     MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
-    int size = 0;
+    int size = 0, i;
     if (!r)
         return -1;
     memset(r, 0, sizeof *r);
     r->kind = (uint32_t)kind;
     r->call = call;
     r->post = ++cd.seq;
-    r->t_post_ns = cd_now();
+    r->t_post_ns = cd_stamp();
     r->offset = (uint64_t)(uintptr_t)site;
     r->obj = -1;
     r->tag = tag;
@@ -133,19 +206,22 @@ long mpiccwrap_cdag_post(int kind, int call, const void *buf, int count, MPI_Dat
             r->flags |= MPICCWRAP_CDAG_NOPEER;
     }
     r->comm_id = mpiccwrap_hang_comm_id(comm);
-    if (PMPI_Type_size(type, &size) == MPI_SUCCESS &&
-        PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
-        PMPI_Type_get_true_extent(type, &tlb, &textent) == MPI_SUCCESS) {
-        r->bytes = (int64_t)count * size;
-        r->addr = (uint64_t)(uintptr_t)buf + (uint64_t)tlb;
-        r->extent = count > 0 ? (int64_t)(count - 1) * extent + textent : 0;
-        if (buf && count > 0 && textent == size && extent == size) {
-            size_t n = (size_t)r->bytes < CDAG_HASH_BYTES ? (size_t)r->bytes : CDAG_HASH_BYTES;
-            /* a receive's bytes are hashed when they have arrived (1: hash then) */
-            r->content = kind == MPICCWRAP_CDAG_SEND
-                             ? cd_hash((const unsigned char *)buf + tlb, n) : 1;
-        }
-    }
+    for (i = 0; i < cd.ntypes && cd.types[i] != type; i++)
+        ;
+    if (i < cd.ntypes) { /* predefined: contiguous, lower bound 0 */
+        size = cd.type_size[i];
+        extent = textent = size;
+    } else if (PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+               PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+               PMPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS)
+        return (long)(r - cd.recs);
+    r->bytes = (int64_t)count * size;
+    r->addr = (uint64_t)(uintptr_t)buf + (uint64_t)tlb;
+    r->extent = count > 0 ? (int64_t)(count - 1) * extent + textent : 0;
+    /* a receive's bytes are hashed when they have arrived (1: hash then) */
+    if (buf && count > 0 && textent == size && extent == size)
+        r->content = kind == MPICCWRAP_CDAG_SEND
+                         ? cd_hash((const unsigned char *)buf + tlb, (size_t)r->bytes) : 1;
     return (long)(r - cd.recs);
 }
 
@@ -163,7 +239,7 @@ void mpiccwrap_cdag_done(long rec, const MPI_Status *st, MPI_Comm comm)
     r = &cd.recs[rec];
     r->flags |= MPICCWRAP_CDAG_DONE;
     r->done = cd.seq;
-    r->t_done_ns = cd_now();
+    r->t_done_ns = cd_stamp();
     if (r->kind != MPICCWRAP_CDAG_RECV || !st || st == MPI_STATUS_IGNORE)
         return;
     if (st->MPI_SOURCE == MPI_PROC_NULL) {
@@ -179,9 +255,7 @@ void mpiccwrap_cdag_done(long rec, const MPI_Status *st, MPI_Comm comm)
     if (PMPI_Get_count(st, MPI_BYTE, &count) == MPI_SUCCESS && count != MPI_UNDEFINED)
         r->bytes = count;
     if (r->content == 1 && r->bytes > 0)
-        r->content = cd_hash((const unsigned char *)(uintptr_t)r->addr,
-                             (size_t)r->bytes < CDAG_HASH_BYTES ? (size_t)r->bytes
-                                                                : CDAG_HASH_BYTES);
+        r->content = cd_hash((const unsigned char *)(uintptr_t)r->addr, (size_t)r->bytes);
     else
         r->content = 0;
 }

@@ -19,6 +19,10 @@ void mpiccwrap_cdag_setup(MPI_Comm ctl, int world_rank, int world_size);
 long mpiccwrap_cdag_post(int kind, int call, const void *buf, int count, MPI_Datatype type,
                          int peer, int tag, MPI_Comm comm, const void *site);
 
+/* on=1: the records posted or completed until on=0 belong to one MPI call and share
+ * one clock read. */
+void mpiccwrap_cdag_batch(int on);
+
 /* A completing call begins: the records it completes share one event number. */
 void mpiccwrap_cdag_tick(void);
 
