@@ -9,8 +9,24 @@
  *                             104 bytes each): past it, operations are only counted and
  *                             the report says so: memory stays bounded;
  *   MPICC_WRAP_CDAG_REPORT=0  do not run the analysis at the end (rank 0 otherwise runs
- *                             `mpicc-wrap-tool cdag` on the files after MPI_Finalize;
- *                             MPICC_WRAP_TOOL names the program if it is not on PATH).
+ *                             `mpicc-wrap-tool cdag --measure` on the files in
+ *                             MPI_Finalize; MPICC_WRAP_TOOL names the program if it is
+ *                             not on PATH);
+ *   MPICC_WRAP_CDAG_MEASURE=0 do not time the detected collectives (rank 0's value).
+ *
+ * The measured alternative (issue 11): in MPI_Finalize, before PMPI_Finalize, every
+ * process has written its file and waits; rank 0 starts the analysis, which answers on
+ * a pipe with a plan: one line per detected pattern (collective, root, bytes, world
+ * ranks), then "end".  Rank 0 broadcasts the plan text (one PMPI_Ibcast on the
+ * interception's private communicator; the others poll it with 1 ms sleeps so that they
+ * leave the CPU to the analysis), so every process takes the same decision from the
+ * same bytes: a missing, broken or truncated plan is an empty one and nothing is run.
+ * For each line, the processes named make a communicator of those world ranks (split
+ * of the private communicator, in world order), agree that every member could
+ * allocate the buffers (else nothing runs), run the collective once, then
+ * CDAG_REPS times after a barrier each, and rank 0 writes the slowest member's fastest
+ * call back to the analysis, which prints the report with it.  Nothing here touches the program's
+ * communicators or requests.
  *
  * Per operation (the fast path: O(1), no allocation but the array doubling, no system
  * call): one record appended, the peer as a world rank, the buffer's address and
@@ -27,6 +43,8 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +53,11 @@
 #include <unistd.h>
 
 enum { CDAG_HASH_BYTES = 64, CDAG_MAX_TYPES = 32 };
+/* the plan text, its lines, timed calls per line, buffer bytes per process at most */
+enum { CDAG_PLAN_SIZE = 4096, CDAG_PLAN_MAX = 16, CDAG_REPS = 5 };
+#define CDAG_MEASURE_BYTES (64u << 20)
+
+extern char **environ;
 
 int mpiccwrap_cdag_on;
 
@@ -42,7 +65,9 @@ static struct {
     struct mpiccwrap_cdag_record *recs;
     size_t n, cap, max;
     uint64_t dropped, seq, job;
-    int rank, size, report, noted;
+    int rank, size, report, measure, noted;
+    pid_t tool;    /* rank 0: the running analysis (0: none) */
+    int tool_in;   /* rank 0: the pipe to its standard input (-1: none) */
     char dir[512];
     MPI_Status *scratch;
     int nscratch;
@@ -118,6 +143,8 @@ void mpiccwrap_cdag_setup(MPI_Comm ctl, int world_rank, int world_size)
         cd.max = (size_t)strtoull(max, NULL, 10);
     snprintf(cd.dir, sizeof cd.dir, "%s", dir && *dir ? dir : ".");
     cd.report = cd_flag("MPICC_WRAP_CDAG_REPORT", 1);
+    cd.measure = cd_flag("MPICC_WRAP_CDAG_MEASURE", 1);
+    cd.tool_in = -1;
     if (world_rank == 0)
         job = (cd_now() ^ ((uint64_t)getpid() << 32)) & 0xffffffffffffull;
     PMPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, ctl);
@@ -316,6 +343,212 @@ static void cd_sites(struct mpiccwrap_cdag_header *h)
     }
 }
 
+/* -- the measured alternative ------------------------------------------------------ */
+
+/* Rank 0: start `mpicc-wrap-tool cdag --measure` (stdout: a pipe to us, stdin: a pipe
+ * from us, stderr: ours) and read its plan into plan ("" unless it ends with "end"). */
+static void cd_start_tool(char *plan)
+{
+    const char *tool = getenv("MPICC_WRAP_TOOL");
+    const char *prog = tool && *tool ? tool : "mpicc-wrap-tool";
+    char job[32], *argv[8];
+    int out[2], in[2], rc;
+    size_t len = 0;
+    ssize_t got;
+    posix_spawn_file_actions_t fa;
+    plan[0] = '\0';
+    if (cd.rank != 0 || !cd.report || !cd.job)
+        return;
+    cd.report = 0;
+    snprintf(job, sizeof job, "%012llx", (unsigned long long)cd.job);
+    argv[0] = (char *)prog;
+    argv[1] = (char *)"cdag";
+    argv[2] = (char *)"--measure";
+    argv[3] = (char *)"--job";
+    argv[4] = job;
+    argv[5] = cd.dir;
+    argv[6] = NULL;
+    if (pipe(out))
+        return;
+    if (pipe(in)) {
+        close(out[0]);
+        close(out[1]);
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    posix_spawn_file_actions_addclose(&fa, in[1]);
+    rc = posix_spawnp(&cd.tool, prog, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(out[1]);
+    close(in[0]);
+    if (rc) {
+        cd.tool = 0;
+        close(out[0]);
+        close(in[1]);
+        fprintf(stderr, "mpicc-wrap: cDAG: records in %s; run: mpicc-wrap-tool cdag %s\n",
+                cd.dir, cd.dir);
+        return;
+    }
+    cd.tool_in = in[1];
+    while (len < CDAG_PLAN_SIZE - 1 &&
+           (got = read(out[0], plan + len, CDAG_PLAN_SIZE - 1 - len)) != 0) {
+        if (got < 0)
+            break; /* EINTR included: the plan is then incomplete, so empty */
+        len += (size_t)got;
+        plan[len] = '\0';
+        if (len >= 4 && !strcmp(plan + len - 4, "end\n"))
+            break;
+    }
+    close(out[0]);
+    if (len < 4 || strcmp(plan + len - 4, "end\n") || !cd.measure)
+        plan[0] = '\0';
+}
+
+/* Is world rank r in "a-b,c,..."? (*below: how many members are below r) */
+static int cd_member(const char *spec, int r, int *below)
+{
+    int in = 0;
+    *below = 0;
+    while (*spec) {
+        char *end;
+        long a = strtol(spec, &end, 10), b = a;
+        if (end == spec)
+            return 0;
+        if (*end == '-')
+            b = strtol(end + 1, &end, 10);
+        if (r >= a && r <= b)
+            in = 1;
+        *below += (int)((b < r ? b : r - 1) - a + 1 > 0 ? (b < r ? b : r - 1) - a + 1 : 0);
+        spec = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return 0;
+    }
+    return in;
+}
+
+static int cd_collective(const char *name, char *sb, char *rb, int bytes, int root,
+                         MPI_Comm comm)
+{
+    if (!strcmp(name, "MPI_Bcast"))
+        return PMPI_Bcast(sb, bytes, MPI_BYTE, root, comm);
+    if (!strcmp(name, "MPI_Scatter"))
+        return PMPI_Scatter(sb, bytes, MPI_BYTE, rb, bytes, MPI_BYTE, root, comm);
+    if (!strcmp(name, "MPI_Gather"))
+        return PMPI_Gather(sb, bytes, MPI_BYTE, rb, bytes, MPI_BYTE, root, comm);
+    if (!strcmp(name, "MPI_Allgather"))
+        return PMPI_Allgather(sb, bytes, MPI_BYTE, rb, bytes, MPI_BYTE, comm);
+    if (!strcmp(name, "MPI_Alltoall"))
+        return PMPI_Alltoall(sb, bytes, MPI_BYTE, rb, bytes, MPI_BYTE, comm);
+    if (!strcmp(name, "MPI_Reduce"))
+        return PMPI_Reduce(sb, rb, bytes, MPI_BYTE, MPI_BOR, root, comm);
+    return PMPI_Barrier(comm);
+}
+
+/* Seconds per call of one plan line's collective on its processes (slowest member),
+ * -1 where it was not run; the value that counts is world rank 0's. */
+static double cd_time_line(const char *line, MPI_Comm ctl)
+{
+    char name[32], ranks[CDAG_PLAN_SIZE];
+    int idx, root, below = 0, member = 0, n = 0, ok, all_ok = 0, k;
+    long long bytes;
+    double t = -1, worst = -1, t0;
+    MPI_Comm sub = MPI_COMM_NULL;
+    char *sb = NULL, *rb = NULL;
+    if (sscanf(line, "%d %31s %d %lld %4095s", &idx, name, &root, &bytes, ranks) == 5 &&
+        bytes >= 0 && bytes <= INT32_MAX && strncmp(name, "MPI_", 4) == 0)
+        member = cd_member(ranks, cd.rank, &below);
+    else
+        ranks[0] = '\0';
+    /* every process parsed the same line: either all take part in the split or none */
+    if (!ranks[0])
+        return -1;
+    PMPI_Comm_split(ctl, member ? 0 : MPI_UNDEFINED, cd.rank, &sub);
+    if (sub != MPI_COMM_NULL) {
+        int r = 0;
+        size_t total;
+        PMPI_Comm_size(sub, &n);
+        if (root >= 0)
+            cd_member(ranks, root, &r); /* the root's rank in sub: members below it */
+        total = (size_t)bytes * (size_t)n;
+        ok = total <= CDAG_MEASURE_BYTES && r < n;
+        if (ok) {
+            sb = calloc(total ? total : 1, 1);
+            rb = calloc(total ? total : 1, 1);
+            ok = sb && rb;
+        }
+        PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, sub);
+        if (all_ok && cd_collective(name, sb, rb, (int)bytes, r, sub) == MPI_SUCCESS)
+            for (k = 0; k < CDAG_REPS; k++) { /* the fastest call: least disturbed */
+                double one;
+                PMPI_Barrier(sub);
+                t0 = PMPI_Wtime();
+                cd_collective(name, sb, rb, (int)bytes, r, sub);
+                one = PMPI_Wtime() - t0;
+                t = k == 0 || one < t ? one : t;
+            }
+        free(sb);
+        free(rb);
+        PMPI_Comm_free(&sub);
+        if (!all_ok)
+            t = -1;
+    }
+    PMPI_Reduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, ctl);
+    return worst;
+}
+
+/* Every process: get rank 0's plan, time its lines, hand rank 0's times to the tool. */
+static void cd_measure(MPI_Comm ctl)
+{
+    static char plan[CDAG_PLAN_SIZE];
+    MPI_Request req;
+    int flag = 0, lines = 0;
+    char *line, *next;
+    cd_start_tool(plan);
+    plan[CDAG_PLAN_SIZE - 1] = '\0';
+    if (PMPI_Ibcast(plan, CDAG_PLAN_SIZE, MPI_CHAR, 0, ctl, &req) != MPI_SUCCESS)
+        return;
+    while (!flag) {
+        struct timespec ms = {0, 1000000};
+        if (PMPI_Test(&req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return;
+        if (!flag)
+            nanosleep(&ms, NULL);
+    }
+    plan[CDAG_PLAN_SIZE - 1] = '\0';
+    for (line = plan; *line && lines < CDAG_PLAN_MAX; line = next, lines++) {
+        double t;
+        next = strchr(line, '\n');
+        if (!next)
+            break;
+        *next++ = '\0';
+        if (!strcmp(line, "end"))
+            break;
+        t = cd_time_line(line, ctl);
+        if (cd.rank == 0 && cd.tool_in >= 0) {
+            char out[64];
+            int len = snprintf(out, sizeof out, "%d %.9g\n", atoi(line), t);
+            struct sigaction ign, old;
+            memset(&ign, 0, sizeof ign);
+            ign.sa_handler = SIG_IGN;
+            sigaction(SIGPIPE, &ign, &old); /* a tool that died must not kill the job */
+            if (write(cd.tool_in, out, (size_t)len) != len) {
+                close(cd.tool_in);
+                cd.tool_in = -1;
+            }
+            sigaction(SIGPIPE, &old, NULL);
+        }
+    }
+    if (cd.tool_in >= 0)
+        close(cd.tool_in);
+    cd.tool_in = -1;
+}
+
+
 void mpiccwrap_cdag_write(MPI_Comm ctl)
 {
     static struct mpiccwrap_cdag_header h;
@@ -350,30 +583,14 @@ void mpiccwrap_cdag_write(MPI_Comm ctl)
     cd.recs = NULL;
     cd.n = cd.cap = 0;
     PMPI_Barrier(ctl);
+    cd_measure(ctl);
     mpiccwrap_cdag_on = 0;
 }
 
 void mpiccwrap_cdag_report(void)
 {
-    const char *tool = getenv("MPICC_WRAP_TOOL");
-    char job[32];
-    pid_t pid;
     int status = 0;
-    if (cd.rank != 0 || !cd.report || !cd.job)
-        return;
-    cd.report = 0;
-    snprintf(job, sizeof job, "%012llx", (unsigned long long)cd.job);
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid == 0) {
-        const char *prog = tool && *tool ? tool : "mpicc-wrap-tool";
-        dup2(2, 1); /* the report goes to stderr, the program's output stays as it was */
-        execlp(prog, prog, "cdag", "--job", job, cd.dir, (char *)NULL);
-        fprintf(stderr, "mpicc-wrap: cDAG: records in %s; run: mpicc-wrap-tool cdag %s\n",
-                cd.dir, cd.dir);
-        _exit(127);
-    }
-    if (pid > 0)
-        waitpid(pid, &status, 0);
+    if (cd.tool > 0)
+        waitpid(cd.tool, &status, 0);
+    cd.tool = 0;
 }

@@ -68,6 +68,9 @@ SWITCHES: tuple[Switch, ...] = (
            "each); past it operations are counted, not recorded, with a note"),
     Switch("MPICC_WRAP_CDAG_REPORT", "1", "run time: 0 only writes the cDAG files (analyse "
            "them with mpicc-wrap-tool cdag DIR)"),
+    Switch("MPICC_WRAP_CDAG_MEASURE", "1", "run time: 0 does not time the detected "
+           "collectives in MPI_Finalize (each is run 1 + 5 times on the pattern's processes "
+           "and the report shows its fastest call)"),
     Switch("MPICC_WRAP_TOOL", "", "run time: the mpicc-wrap-tool program rank 0 runs for the "
            "cDAG report (default: the one on PATH)"),
 )

@@ -83,8 +83,14 @@ def _cdag(args: argparse.Namespace) -> int:
     from mpicc_wrap.cdag import report
 
     analysis = _load_cdag(args)
-    sys.stdout.write(json.dumps(report.to_json(analysis), indent=2) + "\n" if args.json
-                     else "".join(line + "\n" for line in report.format_lines(analysis)))
+    out = sys.stdout
+    if args.measure:  # MPI_Finalize reads the plan up to "end" (an error: end of file)
+        sys.stdout.write("".join(line + "\n" for line in report.plan(analysis)) + "end\n")
+        sys.stdout.flush()
+        report.apply_times(analysis, sys.stdin.read())
+        out = sys.stderr
+    out.write(json.dumps(report.to_json(analysis), indent=2) + "\n" if args.json
+              else "".join(line + "\n" for line in report.format_lines(analysis)))
     return 0
 
 
@@ -125,6 +131,9 @@ def _parser() -> _Parser:
     cdag.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
     cdag.add_argument("--job", help="job number (file name part); default: the newest run")
     cdag.add_argument("--json", action="store_true", help="print patterns and matrix as JSON")
+    cdag.add_argument("--measure", action="store_true",
+                      help="protocol of MPI_Finalize: print the collectives to time, read "
+                           "their times on stdin, report on stderr")
     cdag.set_defaults(run=_cdag)
     table = sub.add_parser("matrix", help="communication matrix of an MPICC_WRAP_CDAG run")
     table.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
