@@ -301,45 +301,53 @@ MPI_Status *mpiccwrap_cdag_statuses(int n, MPI_Status *given)
     return cd.scratch;
 }
 
-/* Object index and offset of every record's call site. */
+/* Object index and offset of every record's call site: dladdr once per distinct
+ * site (a direct-mapped cache of the last sites seen), the executable's path once. */
 static void cd_sites(struct mpiccwrap_cdag_header *h)
 {
+    enum { SLOTS = 256 };
+    static struct { const void *site; int obj; uint64_t off; } seen[SLOTS];
+    char exe[MPICCWRAP_CDAG_OBJ_SIZE] = "";
     size_t i;
-    const void *last = NULL;
-    int last_obj = -1;
-    uint64_t last_off = 0;
+    memset(seen, 0, sizeof seen);
     for (i = 0; i < cd.n; i++) {
         struct mpiccwrap_cdag_record *r = &cd.recs[i];
         const void *site = (const void *)(uintptr_t)r->offset;
+        size_t slot = (size_t)(((uintptr_t)site >> 2) * 0x9e3779b97f4a7c15ull >> 56) % SLOTS;
         Dl_info info;
         uintptr_t base;
-        char path[MPICCWRAP_CDAG_OBJ_SIZE];
+        const char *path = "";
         int k;
-        if (site == last && last) {
-            r->obj = last_obj;
-            r->offset = last_off;
+        if (site && seen[slot].site == site) {
+            r->obj = seen[slot].obj;
+            r->offset = seen[slot].off;
             continue;
         }
-        last = site;
-        r->obj = last_obj = -1;
+        r->obj = -1;
+        seen[slot].site = site;
+        seen[slot].obj = -1;
+        seen[slot].off = r->offset;
         if (!site || !dladdr(site, &info) || !info.dli_fbase)
             continue;
         base = (uintptr_t)info.dli_fbase;
         if (((const Elf64_Ehdr *)info.dli_fbase)->e_type == ET_EXEC)
             base = 0;
-        r->offset = last_off = (uint64_t)((uintptr_t)site - 1 - base);
-        path[0] = '\0';
+        r->offset = seen[slot].off = (uint64_t)((uintptr_t)site - 1 - base);
         if (info.dli_fname && info.dli_fname[0] == '/')
-            snprintf(path, sizeof path, "%s", info.dli_fname);
+            path = info.dli_fname;
         else {
-            ssize_t len = readlink("/proc/self/exe", path, sizeof path - 1);
-            path[len > 0 ? len : 0] = '\0';
+            if (!exe[0]) {
+                ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+                exe[len > 0 ? len : 0] = '\0';
+            }
+            path = exe;
         }
-        for (k = 0; k < h->nobjs && strcmp(h->objs[k], path); k++)
+        for (k = 0; k < h->nobjs && strncmp(h->objs[k], path, MPICCWRAP_CDAG_OBJ_SIZE - 1);
+             k++)
             ;
         if (k == h->nobjs && k < MPICCWRAP_CDAG_MAX_OBJS)
             snprintf(h->objs[h->nobjs++], MPICCWRAP_CDAG_OBJ_SIZE, "%s", path);
-        r->obj = last_obj = k < h->nobjs ? k : -1;
+        r->obj = seen[slot].obj = k < h->nobjs ? k : -1;
     }
 }
 
