@@ -67,6 +67,15 @@ extern char **environ;
 
 int mpiccwrap_cdag_on;
 
+/* What the records need of a communicator other than MPI_COMM_WORLD, made at its
+ * first operation and kept as an attribute (freed with it): its identity and the world
+ * rank of each of its ranks (n = 0: an intercommunicator or unknown: no peers). */
+struct cd_comm {
+    uint64_t id;
+    int n;
+    int world[];
+};
+
 static struct {
     struct mpiccwrap_cdag_record *recs;
     size_t n, cap, max;
@@ -82,6 +91,9 @@ static struct {
     uint64_t t;    /* that call's clock read, 0: not read yet */
     int tsc;       /* 1: cd_stamp reads the invariant TSC, turned into ns when written */
     uint64_t tsc0, ns0; /* TSC and clock at setup (the calibration's start) */
+    int keyval;    /* the attribute of struct cd_comm on the communicators used */
+    MPI_Comm last_comm; /* the communicator of the last operation, and its cd_comm */
+    struct cd_comm *last;
     int ntypes;    /* predefined contiguous datatypes and their sizes */
     MPI_Datatype types[CDAG_MAX_TYPES];
     int type_size[CDAG_MAX_TYPES];
@@ -153,6 +165,88 @@ void mpiccwrap_cdag_batch(int on)
 {
     cd.batch = on;
     cd.t = 0;
+}
+
+static int cd_comm_delete(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    if (val == cd.last) { /* the handle may come back for another communicator */
+        cd.last = NULL;
+        cd.last_comm = MPI_COMM_NULL;
+    }
+    free(val);
+    return MPI_SUCCESS;
+}
+
+/* The communicator's struct cd_comm: the last one used, else its attribute, else made
+ * now (a group translation once per communicator, not per operation). */
+static struct cd_comm *cd_comm(MPI_Comm comm)
+{
+    struct cd_comm *c;
+    MPI_Group g;
+    void *val = NULL;
+    int flag = 0, inter = 0, n = 0, i, *local;
+    if (comm == cd.last_comm && cd.last)
+        return cd.last;
+    if (cd.keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL || comm == MPI_COMM_SELF ||
+        !mpiccwrap_comm_live(comm) ||
+        PMPI_Comm_get_attr(comm, cd.keyval, &val, &flag) != MPI_SUCCESS)
+        return NULL;
+    if (flag) {
+        c = val;
+    } else {
+        if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+            PMPI_Comm_size(comm, &n) != MPI_SUCCESS || n < 0)
+            n = 0;
+        c = malloc(sizeof *c + sizeof(int) * (size_t)(2 * n + 1));
+        if (!c)
+            return NULL;
+        c->id = mpiccwrap_hang_comm_id(comm);
+        c->n = n;
+        local = c->world + n; /* scratch: 0 .. n-1 */
+        for (i = 0; i < n; i++)
+            local[i] = i;
+        if (n && PMPI_Comm_group(comm, &g) == MPI_SUCCESS) {
+            if (PMPI_Group_translate_ranks(g, n, local, mpiccwrap_hang_world_group(), c->world)
+                != MPI_SUCCESS)
+                c->n = 0;
+            PMPI_Group_free(&g);
+        } else
+            c->n = 0;
+        for (i = 0; i < c->n; i++)
+            if (c->world[i] == MPI_UNDEFINED)
+                c->world[i] = -1;
+        if (PMPI_Comm_set_attr(comm, cd.keyval, c) != MPI_SUCCESS) {
+            free(c);
+            return NULL;
+        }
+    }
+    cd.last_comm = comm;
+    cd.last = c;
+    return c;
+}
+
+/* World rank of rank r of comm (-1: none, or unknown) and comm's identity in *id. */
+static int cd_peer(MPI_Comm comm, int r, uint64_t *id)
+{
+    struct cd_comm *c;
+    if (comm == MPI_COMM_WORLD) {
+        *id = 1;
+        return r >= 0 && r < cd.size ? r : -1;
+    }
+    if (comm == MPI_COMM_SELF) {
+        *id = mpiccwrap_hang_comm_id(comm);
+        return r == 0 ? cd.rank : -1;
+    }
+    c = cd_comm(comm);
+    if (!c) {
+        *id = mpiccwrap_hang_comm_id(comm);
+        return mpiccwrap_hang_world_rank(comm, r);
+    }
+    *id = c->id;
+    return r >= 0 && r < c->n ? c->world[r] : -1;
 }
 
 /* The predefined datatypes whose size is their extent and true extent (lower bound
@@ -230,6 +324,9 @@ void mpiccwrap_cdag_setup(MPI_Comm ctl, int world_rank, int world_size)
     cd_type_table();
     cd_clock_setup();
     cd_reserve();
+    cd.keyval = MPI_KEYVAL_INVALID;
+    cd.last_comm = MPI_COMM_NULL;
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cd_comm_delete, &cd.keyval, NULL);
     mpiccwrap_cdag_on = 1;
 }
 
@@ -305,14 +402,12 @@ long mpiccwrap_cdag_post(int kind, int call, const void *buf, int count, MPI_Dat
     r->offset = (uint64_t)(uintptr_t)site;
     r->obj = -1;
     r->tag = tag;
-    if (peer == MPI_ANY_SOURCE)
+    r->peer = cd_peer(comm, peer, &r->comm_id);
+    if (peer == MPI_ANY_SOURCE) {
         r->flags |= MPICCWRAP_CDAG_ANY_SOURCE;
-    else {
-        r->peer = peer == MPI_PROC_NULL ? -1 : mpiccwrap_hang_world_rank(comm, peer);
-        if (r->peer < 0)
-            r->flags |= MPICCWRAP_CDAG_NOPEER;
-    }
-    r->comm_id = mpiccwrap_hang_comm_id(comm);
+        r->peer = 0;
+    } else if (r->peer < 0)
+        r->flags |= MPICCWRAP_CDAG_NOPEER;
     for (i = 0; i < cd.ntypes && cd.types[i] != type; i++)
         ;
     if (i < cd.ntypes) { /* predefined: contiguous, lower bound 0 */
@@ -355,7 +450,8 @@ void mpiccwrap_cdag_done(long rec, const MPI_Status *st, MPI_Comm comm)
     }
     r->tag = st->MPI_TAG;
     if (r->flags & MPICCWRAP_CDAG_ANY_SOURCE) {
-        r->peer = mpiccwrap_hang_world_rank(comm, st->MPI_SOURCE);
+        uint64_t id;
+        r->peer = cd_peer(comm, st->MPI_SOURCE, &id);
         if (r->peer < 0)
             r->flags |= MPICCWRAP_CDAG_NOPEER;
     }

@@ -43,5 +43,9 @@ void mpiccwrap_cdag_report(void);
 /* Provided by mpiccwrap_hang.c: the communicator's identity and a rank's world rank. */
 uint64_t mpiccwrap_hang_comm_id(MPI_Comm comm);
 int mpiccwrap_hang_world_rank(MPI_Comm comm, int rank);
+MPI_Group mpiccwrap_hang_world_group(void);
+
+/* Provided by mpiccwrap_recorder.c: 0 for a communicator freed or never made. */
+int mpiccwrap_comm_live(MPI_Comm comm);
 
 #endif

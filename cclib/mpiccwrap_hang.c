@@ -263,6 +263,11 @@ int mpiccwrap_hang_world_rank(MPI_Comm comm, int rank)
     return hw_world_rank(comm, rank);
 }
 
+MPI_Group mpiccwrap_hang_world_group(void)
+{
+    return hw_world_group;
+}
+
 /* -- the last sends (hints for unmatched receives) --------------------------------- */
 
 static struct {
