@@ -33,11 +33,13 @@ void mpiccwrap_cdag_done(long rec, const MPI_Status *st, MPI_Comm comm);
  * (returned as is unless it is MPI_STATUS(ES)_IGNORE and recording is on). */
 MPI_Status *mpiccwrap_cdag_statuses(int n, MPI_Status *given);
 
-/* MPI_Finalize, before PMPI_Finalize, on every rank: write this process's file, then
- * wait on ctl for the others. */
+/* MPI_Finalize, before PMPI_Finalize, on every rank: write this process's file, wait
+ * on ctl for the others, then time the collectives of rank 0's analysis (collective
+ * on ctl; see mpiccwrap_cdag.c). */
 void mpiccwrap_cdag_write(MPI_Comm ctl);
 
-/* After PMPI_Finalize, world rank 0: run `mpicc-wrap-tool cdag` on the files. */
+/* After PMPI_Finalize, world rank 0: wait for the `mpicc-wrap-tool cdag --measure`
+ * that mpiccwrap_cdag_write started (it prints the report). */
 void mpiccwrap_cdag_report(void);
 
 /* Provided by mpiccwrap_hang.c: the communicator's identity and a rank's world rank. */

@@ -61,7 +61,7 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_TRACE_DIR", "", "run time: each process writes a binary trace of the "
            "checks it performed to this directory (mpicc-wrap-tool trace DIR prints them)"),
     Switch("MPICC_WRAP_CDAG", "0", "run time: 1 records every point-to-point operation and, "
-           "after MPI_Finalize, reports hand-written collectives on world rank 0's stderr"),
+           "in MPI_Finalize, reports hand-written collectives on world rank 0's stderr"),
     Switch("MPICC_WRAP_CDAG_DIR", "", "run time: directory of the cDAG record files "
            "(default: the working directory)"),
     Switch("MPICC_WRAP_CDAG_MAX", "1000000", "run time: cDAG records per process (104 bytes "
