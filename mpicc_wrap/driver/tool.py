@@ -9,7 +9,9 @@ Subcommands:
   (:mod:`mpicc_wrap.trace.reader`);
 * ``cdag DIR [--job ID] [--json]``: hand-written collectives found in the
   point-to-point operations recorded with ``MPICC_WRAP_CDAG=1`` (:mod:`mpicc_wrap.cdag`);
-  MPI_Finalize runs it on world rank 0 by itself;
+  MPI_Finalize runs it on world rank 0 by itself, with ``--measure``: the plan of
+  collectives to time goes to stdout (ended by "end"), their times come back on stdin
+  ("index seconds" lines) and the report goes to stderr;
 * ``matrix DIR [--job ID] [--csv FILE] [--png FILE] [--json]``: who sent whom how many
   messages and bytes in that run, and the patterns with their call sites; ``--png``
   draws the bytes as a heatmap (:mod:`mpicc_wrap.cdag.heatmap`, matplotlib).
