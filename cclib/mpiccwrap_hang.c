@@ -231,18 +231,28 @@ static void hw_completed_all(int n, const MPI_Request *old, const MPI_Request *n
                              const MPI_Status *st)
 {
     int i;
-    if (old)
-        for (i = 0; i < n; i++)
-            hw_completed(old[i], now[i], st == MPI_STATUSES_IGNORE ? NULL : &st[i]);
+    if (!old)
+        return;
+    if (mpiccwrap_cdag_on)
+        mpiccwrap_cdag_batch(1); /* one completing call: one time */
+    for (i = 0; i < n; i++)
+        hw_completed(old[i], now[i], st == MPI_STATUSES_IGNORE ? NULL : &st[i]);
+    if (mpiccwrap_cdag_on)
+        mpiccwrap_cdag_batch(0);
 }
 
 static void hw_completed_some(int k, const int *idx, const MPI_Request *old,
                               const MPI_Request *now, const MPI_Status *st)
 {
     int i;
-    if (old && k != MPI_UNDEFINED)
-        for (i = 0; i < k; i++)
-            hw_completed(old[idx[i]], now[idx[i]], st == MPI_STATUSES_IGNORE ? NULL : &st[i]);
+    if (!old || k == MPI_UNDEFINED)
+        return;
+    if (mpiccwrap_cdag_on)
+        mpiccwrap_cdag_batch(1);
+    for (i = 0; i < k; i++)
+        hw_completed(old[idx[i]], now[idx[i]], st == MPI_STATUSES_IGNORE ? NULL : &st[i]);
+    if (mpiccwrap_cdag_on)
+        mpiccwrap_cdag_batch(0);
 }
 
 uint64_t mpiccwrap_hang_comm_id(MPI_Comm comm)
@@ -253,6 +263,11 @@ uint64_t mpiccwrap_hang_comm_id(MPI_Comm comm)
 int mpiccwrap_hang_world_rank(MPI_Comm comm, int rank)
 {
     return hw_world_rank(comm, rank);
+}
+
+MPI_Group mpiccwrap_hang_world_group(void)
+{
+    return hw_world_group;
 }
 
 /* -- the last sends (hints for unmatched receives) --------------------------------- */
@@ -884,8 +899,17 @@ static void hw_rec_done(long rec1, long rec2, const MPI_Status *st, MPI_Comm com
     if (__builtin_expect(!mpiccwrap_cdag_on, 1))
         return;
     mpiccwrap_cdag_tick();
+    mpiccwrap_cdag_batch(1);
     mpiccwrap_cdag_done(rec1, st, comm);
     mpiccwrap_cdag_done(rec2, st, comm);
+    mpiccwrap_cdag_batch(0);
+}
+
+/* cDAG: the records one call posts share its time (on: 1 before them, 0 after). */
+static void hw_rec_batch(int on)
+{
+    if (__builtin_expect(mpiccwrap_cdag_on, 0))
+        mpiccwrap_cdag_batch(on);
 }
 
 static int hw_send(int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm,
@@ -988,10 +1012,12 @@ MW_WEAK int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendty
     if (!hw_on)
         return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                              recvtype, source, recvtag, comm, status);
+    hw_rec_batch(1);
     rr = hw_rec(MPICCWRAP_CDAG_RECV, MPICCWRAP_CDAG_CALL_SENDRECV, recvbuf, recvcount, recvtype,
                 source, recvtag, comm, MW_HERE);
     rs = hw_rec(MPICCWRAP_CDAG_SEND, MPICCWRAP_CDAG_CALL_SENDRECV, sendbuf, sendcount, sendtype,
                 dest, sendtag, comm, MW_HERE);
+    hw_rec_batch(0);
     rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -1034,10 +1060,12 @@ MW_WEAK int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int de
         return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm,
                                      status);
     PMPI_Pack(buf, count, type, tmp, size, &pos, comm);
+    hw_rec_batch(1);
     rs = hw_rec(MPICCWRAP_CDAG_SEND, MPICCWRAP_CDAG_CALL_SENDRECV_REPLACE, buf, count, type,
                 dest, sendtag, comm, MW_HERE);
     rr = hw_rec(MPICCWRAP_CDAG_RECV, MPICCWRAP_CDAG_CALL_SENDRECV_REPLACE, buf, count, type,
                 source, recvtag, comm, MW_HERE);
+    hw_rec_batch(0);
     rc = PMPI_Irecv(buf, count, type, source, recvtag, comm, &r[0]);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Isend(tmp, pos, MPI_PACKED, dest, sendtag, comm, &r[1]);
@@ -1189,9 +1217,12 @@ MW_WEAK int MPI_Start(MPI_Request *req)
 MW_WEAK int MPI_Startall(int n, MPI_Request reqs[])
 {
     int rc = PMPI_Startall(n, reqs), k;
-    if (hw_on && rc == MPI_SUCCESS)
+    if (hw_on && rc == MPI_SUCCESS) {
+        hw_rec_batch(1);
         for (k = 0; k < n; k++)
             hw_started(reqs[k]);
+        hw_rec_batch(0);
+    }
     return rc;
 }
 

@@ -64,13 +64,16 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_TRACE_DIR", "", "run time: each process writes a binary trace of the "
            "checks it performed to this directory (mpicc-wrap-tool trace DIR prints them)"),
     Switch("MPICC_WRAP_CDAG", "0", "run time: 1 records every point-to-point operation and, "
-           "after MPI_Finalize, reports hand-written collectives on world rank 0's stderr"),
+           "in MPI_Finalize, reports hand-written collectives on world rank 0's stderr"),
     Switch("MPICC_WRAP_CDAG_DIR", "", "run time: directory of the cDAG record files "
            "(default: the working directory)"),
     Switch("MPICC_WRAP_CDAG_MAX", "1000000", "run time: cDAG records per process (104 bytes "
            "each); past it operations are counted, not recorded, with a note"),
     Switch("MPICC_WRAP_CDAG_REPORT", "1", "run time: 0 only writes the cDAG files (analyse "
            "them with mpicc-wrap-tool cdag DIR)"),
+    Switch("MPICC_WRAP_CDAG_MEASURE", "1", "run time: 0 does not time the detected "
+           "collectives in MPI_Finalize (each is run 1 + 5 times on the pattern's processes "
+           "and the report shows its fastest call)"),
     Switch("MPICC_WRAP_TOOL", "", "run time: the mpicc-wrap-tool program rank 0 runs for the "
            "cDAG report (default: the one on PATH)"),
 )

@@ -18,10 +18,13 @@ from mpicc_wrap.cdag.detect import Instance, detect
 from mpicc_wrap.cdag.graph import SEND, Graph
 from mpicc_wrap.cdag.matching import Matching, match
 
-__all__ = ["Analysis", "Pattern", "analyse", "format_lines", "format_matrix", "format_ranks",
-           "matrix", "matrix_csv", "phases", "to_json"]
+__all__ = ["PLAN_MAX", "Analysis", "Pattern", "analyse", "apply_times", "format_lines",
+           "format_matrix", "format_ranks", "matrix", "matrix_csv", "phases", "plan",
+           "to_json"]
 
 PREFIX = "mpicc-wrap: cDAG:"
+PLAN_MAX = 16  # plan lines the runtime times (CDAG_PLAN_MAX in cclib/mpiccwrap_cdag.c)
+PLAN_SIZE = 4096  # bytes of plan text it reads, "end" line included (CDAG_PLAN_SIZE)
 
 
 @dataclass
@@ -36,6 +39,7 @@ class Pattern:
     subset: bool
     sites: list[tuple[str, str, int]] = field(default_factory=list)  # site, call, ops
     seconds: float = 0.0
+    measured: float | None = None  # one call of the real collective here (the plan)
 
 
 @dataclass
@@ -121,6 +125,9 @@ def format_lines(analysis: Analysis) -> list[str]:
         subset = " (process subset)" if p.subset else ""
         sites = ", ".join(f"{s} ({c})" for s, c, _ in p.sites)
         spent = f": {p.seconds * 1e3:.3g} ms in these messages" if p.seconds else ""
+        if p.measured is not None:
+            spent += ("; " if spent else ": ") + (
+                f"one {p.name} per instance took {p.measured * 1e3:.3g} ms here")
         lines.append(f"{PREFIX} pattern {p.name}{root} ranks={format_ranks(p.ranks)}"
                      f"{subset} bytes={p.bytes} x{p.count} sites={sites}{spent}")
     lines += [f"{PREFIX} note: {n}" for n in analysis.notes]
@@ -128,6 +135,38 @@ def format_lines(analysis: Analysis) -> list[str]:
         lines.insert(0, f"{PREFIX} no hand-written collective found in "
                         f"{len(analysis.graph.ops)} point-to-point operation(s)")
     return lines
+
+
+def plan(analysis: Analysis) -> list[str]:
+    """The collectives for the runtime to time in MPI_Finalize (the measured
+    alternative, beyond the paper): "index name root bytes ranks" per pattern, root -1
+    when there is none, ranks as world ranks in ranges; at most PLAN_MAX lines and
+    fewer than PLAN_SIZE bytes with the closing "end" line."""
+    lines: list[str] = []
+    used = len("end\n")
+    for i, p in enumerate(analysis.patterns[:PLAN_MAX]):
+        line = (f"{i} {p.name} {p.root if p.root is not None else -1} {p.bytes} "
+                f"{format_ranks(p.ranks)}")
+        if used + len(line) + 1 >= PLAN_SIZE:
+            continue  # not timed (a long list of scattered ranks)
+        used += len(line) + 1
+        lines.append(line)
+    return lines
+
+
+def apply_times(analysis: Analysis, answer: str) -> None:
+    """Set the patterns' measured time from the runtime's "index seconds" lines (a
+    negative time: not run, e.g. buffers too large; bad lines are ignored)."""
+    for line in answer.splitlines():
+        parts = line.split()
+        if len(parts) != 2:
+            continue
+        try:
+            index, seconds = int(parts[0]), float(parts[1])
+        except ValueError:
+            continue
+        if 0 <= index < len(analysis.patterns) and seconds >= 0:
+            analysis.patterns[index].measured = seconds
 
 
 def matrix(graph: Graph, matching: Matching) -> dict[tuple[int, int], tuple[int, int]]:
@@ -170,7 +209,7 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
                         if graph.ops[s].kind == SEND),
         "patterns": [{"name": p.name, "root": p.root, "ranks": list(p.ranks),
                       "bytes": p.bytes, "count": p.count, "subset": p.subset,
-                      "seconds": p.seconds,
+                      "seconds": p.seconds, "measured_seconds": p.measured,
                       "sites": [{"site": s, "call": c, "operations": n}
                                 for s, c, n in p.sites]} for p in analysis.patterns],
         "notes": analysis.notes,

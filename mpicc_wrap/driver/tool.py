@@ -9,9 +9,12 @@ Subcommands:
   (:mod:`mpicc_wrap.trace.reader`);
 * ``cdag DIR [--job ID] [--json]``: hand-written collectives found in the
   point-to-point operations recorded with ``MPICC_WRAP_CDAG=1`` (:mod:`mpicc_wrap.cdag`);
-  MPI_Finalize runs it on world rank 0 by itself;
-* ``matrix DIR [--job ID] [--csv FILE] [--json]``: who sent whom how many messages and
-  bytes in that run, and the patterns with their call sites.
+  MPI_Finalize runs it on world rank 0 by itself, with ``--measure``: the plan of
+  collectives to time goes to stdout (ended by "end"), their times come back on stdin
+  ("index seconds" lines) and the report goes to stderr;
+* ``matrix DIR [--job ID] [--csv FILE] [--png FILE] [--json]``: who sent whom how many
+  messages and bytes in that run, and the patterns with their call sites; ``--png``
+  draws the bytes as a heatmap (:mod:`mpicc_wrap.cdag.heatmap`, matplotlib).
 
 Bad input (unknown subcommand, missing or unreadable file, not a trace) is one
 ``mpicc-wrap-tool: error: ...`` line and exit status 2; no traceback reaches a user
@@ -83,16 +86,34 @@ def _cdag(args: argparse.Namespace) -> int:
     from mpicc_wrap.cdag import report
 
     analysis = _load_cdag(args)
-    sys.stdout.write(json.dumps(report.to_json(analysis), indent=2) + "\n" if args.json
-                     else "".join(line + "\n" for line in report.format_lines(analysis)))
+    out = sys.stdout
+    if args.measure:  # MPI_Finalize reads the plan up to "end" (an error: end of file)
+        sys.stdout.write("".join(line + "\n" for line in report.plan(analysis)) + "end\n")
+        sys.stdout.flush()
+        report.apply_times(analysis, sys.stdin.read())
+        out = sys.stderr
+    out.write(json.dumps(report.to_json(analysis), indent=2) + "\n" if args.json
+              else "".join(line + "\n" for line in report.format_lines(analysis)))
     return 0
 
 
 def _matrix(args: argparse.Namespace) -> int:
-    from mpicc_wrap.cdag import report
+    from mpicc_wrap.cdag import heatmap, report
 
+    if args.png:  # before the analysis: a missing extra fails at once
+        try:
+            heatmap.require()
+        except heatmap.PlotUnavailable as err:
+            raise WrapError(f"--png needs matplotlib ({err}): pip install "
+                            f"'mpicc-wrap[plot]'", USAGE_ERROR) from err
     analysis = _load_cdag(args)
     graph, matching = analysis.graph, analysis.matching
+    if args.png:
+        try:
+            heatmap.write_png(report.matrix(graph, matching), graph.nranks, args.png)
+        except OSError as err:
+            raise WrapError(f"cannot write {args.png}: {err.strerror or err}",
+                            USAGE_ERROR) from err
     if args.csv:
         try:
             with open(args.csv, "w") as out:
@@ -125,11 +146,17 @@ def _parser() -> _Parser:
     cdag.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
     cdag.add_argument("--job", help="job number (file name part); default: the newest run")
     cdag.add_argument("--json", action="store_true", help="print patterns and matrix as JSON")
+    cdag.add_argument("--measure", action="store_true",
+                      help="protocol of MPI_Finalize: print the collectives to time, read "
+                           "their times on stdin, report on stderr")
     cdag.set_defaults(run=_cdag)
     table = sub.add_parser("matrix", help="communication matrix of an MPICC_WRAP_CDAG run")
     table.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
     table.add_argument("--job", help="job number (file name part); default: the newest run")
     table.add_argument("--csv", metavar="FILE", help="also write the matrix as CSV")
+    table.add_argument("--png", metavar="FILE",
+                       help="also draw the bytes per pair as a heatmap (needs matplotlib: "
+                            "the 'plot' extra)")
     table.add_argument("--json", action="store_true", help="print matrix and patterns as JSON")
     table.set_defaults(run=_matrix)
     return parser

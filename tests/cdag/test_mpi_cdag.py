@@ -57,6 +57,14 @@ def test_hand_written_collective_is_reported(exe: Path, tmp_path: Path, pattern:
     assert "handwritten.c:" in done.stderr
 
 
+def test_peers_of_split_communicators_are_their_world_ranks(exe: Path, tmp_path: Path) -> None:
+    """Rank 0 of the split is world rank 0, then world rank 3 (reversed order), with
+    the freed communicator's handle reused."""
+    done = run(exe, 4, ["bcast_comm", "4"], tmp_path)
+    assert sorted(patterns(done.stderr)) == [("MPI_Bcast", "0", "0-3", 32, 2),
+                                             ("MPI_Bcast", "3", "0-3", 32, 2)], done.stderr
+
+
 def test_stencil_is_not_reported_and_output_is_unchanged(exe: Path, tmp_path: Path) -> None:
     plain = mpirun.mpiexec(exe, 6, ["stencil", "4"], timeout=90, cwd=tmp_path)
     recorded = run(exe, 6, ["stencil", "4"], tmp_path)

@@ -19,6 +19,24 @@ static void bcast_linear(void)
         MPI_Recv(buf, N, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* A linear broadcast from rank 0 of a communicator split off anew each time, its
+ * ranks in reverse world order every second time (MPI reuses the freed handle, so the
+ * recording must not keep a freed communicator's ranks). */
+static void bcast_comm(int k)
+{
+    MPI_Comm c;
+    int me;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, k % 2 ? size - rank : rank, &c);
+    MPI_Comm_rank(c, &me);
+    if (me == 0) {
+        buf[0] += 1; /* new data: not what this rank received last time */
+        for (int j = 1; j < size; j++)
+            MPI_Send(buf, N, MPI_DOUBLE, j, 10, c);
+    } else
+        MPI_Recv(buf, N, MPI_DOUBLE, 0, 10, c, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&c);
+}
+
 static void bcast_binomial(void)
 {
     int mask = 1;
@@ -130,6 +148,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < reps; k++) {
         if (!strcmp(what, "bcast_linear"))
             bcast_linear();
+        else if (!strcmp(what, "bcast_comm"))
+            bcast_comm(k);
         else if (!strcmp(what, "bcast_binomial"))
             bcast_binomial();
         else if (!strcmp(what, "gather"))
