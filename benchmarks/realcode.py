@@ -252,8 +252,8 @@ def fetch(package: str, srcdir: Path) -> Path:
 def runtime_archive(wrap: str, mpicc: str) -> str:
     """The checker runtime archive mpicc-wrap links into programs (built if needed)."""
     python = Path(wrap).parent / "python"
-    code = ("import sys; from mpicc_wrap import runtime_build, switches; "
-            "print(runtime_build.link_args([sys.argv[1]], switches.Options.from_env())[0])")
+    code = ("import sys; from mpicc_wrap import switches; from mpicc_wrap.runtime import library; "
+            "print(library.link_args([sys.argv[1]], switches.Options.from_env())[0])")
     done = subprocess.run([str(python if python.exists() else sys.executable), "-c", code,
                            mpicc], capture_output=True, text=True, check=False)
     if done.returncode != 0 or not done.stdout.strip():
