@@ -218,6 +218,9 @@ class FunctionSummary:
     shared_outputs: list[int] = field(default_factory=list)
     # returns the same value on every rank whatever its arguments (outputs.py)
     uniform_return: bool = False
+    # every path ends the job: MPI_Abort or an error exit (exit(1), abort(), a failed
+    # assert), so a caller in another file prunes the paths into it (issue 9 item 3)
+    ends_job: bool = False
 
 
 @dataclass

@@ -104,6 +104,8 @@ def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOra
     noreturn = (catalogue.NORETURN_FUNCTIONS | tu.noreturn | graph.declared_noreturn
                 | {n for n, s in external.items() if s.noreturn})
     aborts = frozenset(n for n, f in catalogue.CATALOGUE.items() if f.kind == "abort")
+    if error_exits:  # another file's function that always ends the job (sc_abort_verbose)
+        aborts |= {n for n, s in external.items() if s.ends_job and n not in graph.defs}
     cfgs, noreturn, aborts = _build_cfgs(graph, noreturn, aborts, error_exits)
     file_names: set[str] = {getattr(d, "name", None)
                             or getattr(getattr(d, "decl", None), "name", "") or ""
@@ -181,7 +183,8 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
     return FunctionSummary(
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,
         ctx.oracle.returns_rank(f), list(ctx.oracle.rank_params(f)), f in ctx.noreturn,
-        outputs.shared_outputs(d, _params(d), multi), outputs.uniform_return(d, multi))
+        outputs.shared_outputs(d, _params(d), multi), outputs.uniform_return(d, multi),
+        f in ctx.aborts)
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

@@ -57,3 +57,22 @@ int pick(MPI_Comm comm) {
     assert not unit.analyse(parse_source(caller), known).findings
     unknown = FunctionSummary("wrap", "w.c", 1, True, [], False)
     assert unit.analyse(parse_source(caller), {"wrap": unknown}).findings
+
+
+def test_a_helper_that_always_ends_the_job_is_an_error_exit_across_files() -> None:
+    helper = HEAD + "#include <stdlib.h>\nvoid die(void) { abort(); }\nvoid log_it(void) {}"
+    sums = unit.analyse(parse_source(helper), {}).summaries
+    assert sums["die"].ends_job and not sums["log_it"].ends_job
+    caller = HEAD + """void die(void) __attribute__((noreturn));
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0 && argc > 5) die();
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}"""
+    assert not unit.analyse(parse_source(caller), {"die": sums["die"]}).findings
+    quiet = FunctionSummary("die", "d.c", 1, False, [], True, noreturn=True)
+    assert unit.analyse(parse_source(caller), {"die": quiet}).findings
