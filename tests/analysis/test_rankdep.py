@@ -413,3 +413,17 @@ def test_root_bounded_by_the_size_of_a_member_only_loop() -> None:
     assert rd.reason("main", root_loop) is not None
     assert rd.reason("main", root_loop, "comm") is None
     assert rd.reason("main", null_test, "comm") is None
+
+
+@pytest.mark.parametrize(("text", "field"), [
+    ("x->typed->comm", "comm"),
+    ("((content *) x->content)->comm", "comm"),       # SUNDIALS: a void * field, cast
+    ("((N_VectorContent_MPIManyVector)(x->content))->comm", "comm"),
+    ("((T) a ? b : c)->comm", None),                   # not a plain object: the world
+    ("(a + b)->comm", None),
+])
+def test_communicator_handle_locations(text: str, field: str | None) -> None:
+    from mpicc_wrap.analysis.rankdep.communicators import comm_location
+    from mpicc_wrap.analysis.rankdep.locations import Field
+
+    assert comm_location(None, text, {}) == (Field(field) if field else None)

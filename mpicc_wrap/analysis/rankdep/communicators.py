@@ -43,6 +43,10 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 _DEREF = re.compile(r"\(?\s*\*\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*\)?")
 _FIELD = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*\s*(?:\.|->)\s*([A-Za-z_]\w*)")
 _ELEMENT = re.compile(r"([A-Za-z_]\w*)\s*\[[^\[\]]*\]")
+# ``((T) p->content)->comm``: a field of a cast object (SUNDIALS reaches its content
+# structs through ``void *``); fields are located by name, so the cast is irrelevant.
+_CAST_FIELD = re.compile(
+    r"\(\s*\(\s*[A-Za-z_][\w\s*]*\)\s*([A-Za-z_(][\w\s.>()-]*)\)\s*(?:\.|->)\s*([A-Za-z_]\w*)")
 
 
 def _name_loc(f: FunctionFacts | None, name: str) -> Local | Global:
@@ -67,6 +71,12 @@ def comm_location(f: FunctionFacts | None, handle_text: str,
         return Field(m.group(1))
     if m := _ELEMENT.fullmatch(text):
         return deref(_name_loc(f, m.group(1)))
+    if m := _CAST_FIELD.fullmatch(text):
+        inner = m.group(1).strip()
+        while inner.startswith("(") and inner.endswith(")") and handles.balanced(inner[1:-1]):
+            inner = inner[1:-1].strip()
+        if _NAME.fullmatch(inner) or _FIELD.fullmatch(inner):
+            return Field(m.group(2))
     return None
 
 
