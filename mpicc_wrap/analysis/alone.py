@@ -80,8 +80,14 @@ class _Writes(c_ast.NodeVisitor):
 
 
 def _test(pred: c_ast.Node) -> tuple[str, int] | None:
-    """(size variable, index of the alone successor) for ``s OP k`` / ``k OP s``."""
+    """(size variable, index of the alone successor) for ``s OP k`` / ``k OP s``; for a
+    conjunction ``A && B``, the true edge when one conjunct's true edge is alone."""
     if not isinstance(pred, c_ast.BinaryOp):
+        return None
+    if pred.op == "&&":
+        for part in (pred.left, pred.right):
+            if (found := _test(part)) and found[1] == 0:
+                return found
         return None
     for var, const, op in ((pred.left, pred.right, pred.op),
                            (pred.right, pred.left, _MIRROR.get(pred.op, ""))):

@@ -25,7 +25,8 @@ def warned(test: str, extra: str = "") -> bool:
     return bool(unit.analyse(parse_source(source), {}).findings)
 
 
-@pytest.mark.parametrize("test", ["n == 1", "1 == n", "n < 2", "2 > n", "n <= 1"])
+@pytest.mark.parametrize("test", ["n == 1", "1 == n", "n < 2", "2 > n", "n <= 1",
+                                  "n == 1 && x > 0", "x > 0 && n < 2"])
 def test_an_exit_when_alone_is_silent(test: str) -> None:
     assert not warned(test)
 
@@ -36,7 +37,8 @@ def test_the_false_edge_of_not_alone_is_the_alone_one(test: str) -> None:
     assert not bool(unit.analyse(parse_source(source.replace("EXTRA", "")), {}).findings)
 
 
-@pytest.mark.parametrize("test", ["n == 2", "n > 1", "n != 1", "n == 0 + 1"])
+@pytest.mark.parametrize("test", ["n == 2", "n > 1", "n != 1", "n == 0 + 1", "n == 1 || x",
+                                  "x && n != 1"])
 def test_other_size_tests_still_warn(test: str) -> None:
     assert warned(test)
 
