@@ -23,6 +23,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
 )
 from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
+from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary
 
@@ -85,6 +86,7 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         self._within: Loc | None = None
         self._handle_names: dict[str, str] = {}
         self._colours: dict[str, set[str]] = {}
+        self._signs: Signs | None = None  # set by the solver (signs.py)
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -152,6 +154,9 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         right = self._value(e.right)
         if self._within is not None and e.op in ("==", "!=") and self._null_test(e):
             return None  # constant on every member of the communicator
+        if (left or right) and self._signs is not None and self._signs.sign_test(
+                self._func.name if self._func else None, e):
+            return None  # a rank is never negative (signs.py)
         return right or left
 
     def _null_test(self, e: c_ast.BinaryOp) -> bool:

@@ -27,6 +27,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     function_facts,
     is_scalar,
 )
+from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.rankdep.statements import Statements
 from mpicc_wrap.model import FunctionSummary
 
@@ -63,6 +64,7 @@ class RankDependence(Statements):
             variables = {d.name for d in self._global_decls if d.name}
             self._colours = {n: c for n, f in funcs.items()
                              if (c := colour_facts(f, within, variables))}
+        self._signs = Signs(funcs)
         self.walks = 0  # unit walks the solver made (for the stress tests)
         self._solve()
 
