@@ -53,3 +53,12 @@ def test_a_negative_return_must_be_decided_by_an_mpi_return_code() -> None:
     worse = PROGRAM.replace("if (comm == MPI_COMM_NULL) return 0;",
                             "if (rank == 2) return -2;")
     assert warned("rank < 0", program=worse)
+
+
+def test_the_error_code_may_be_kept_in_a_variable() -> None:
+    kept = PROGRAM.replace(
+        "if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return -1;",
+        "int err = MPI_Comm_rank(comm, &rank);\n    if (err != MPI_SUCCESS) return -1;")
+    assert not warned("rank < 0", program=kept)
+    assert warned("rank < 0", program=kept.replace("int err = MPI_Comm_rank(comm, &rank);",
+                                                   "int err = rank; MPI_Comm_rank(comm, &rank);"))

@@ -14,7 +14,8 @@ there, looked per-process.
   are never incremented (``--`` would make ``0 - 1``).
 * ``rank_or_code(g)``: every ``return`` of ``g`` yields a ``nonnegative(g)`` local or a
   non-negative constant, or yields any constant inside ``if`` statements whose
-  conditions only compare MPI return codes (``MPI_X(...) != MPI_SUCCESS``).
+  conditions only compare MPI return codes (``MPI_X(...) != MPI_SUCCESS``, or
+  ``err != MPI_SUCCESS`` for a local ``err`` written only with MPI calls' results).
 
 ``v < 0``, ``v >= 0``, ``0 > v`` and ``0 <= v`` for such a ``v`` (or such a call) are
 then single-valued (``Expressions.visit_BinaryOp``).
@@ -49,16 +50,21 @@ def _constant(e: c_ast.Node | None) -> int | None:
     return None
 
 
-def _mpi_code_test(cond: c_ast.Node) -> bool:
-    """A condition made of MPI calls' return codes and constants only."""
-    if isinstance(cond, c_ast.FuncCall):
-        return catalogue.lookup(callee(cond) or "") is not None
+def _is_mpi_call(e: c_ast.Node | None) -> bool:
+    return isinstance(e, c_ast.FuncCall) and catalogue.lookup(callee(e) or "") is not None
+
+
+def _mpi_code_test(cond: c_ast.Node, codes: set[str]) -> bool:
+    """A condition made of MPI return codes (a call, or a local ``codes`` holds: every
+    write to it is an MPI call's result) and constants only."""
+    if _is_mpi_call(cond) or (isinstance(cond, c_ast.ID) and cond.name in codes):
+        return True
     if isinstance(cond, c_ast.BinaryOp):
-        return all(_mpi_code_test(p) or isinstance(p, (c_ast.Constant, c_ast.ID))
+        return all(_mpi_code_test(p, codes) or isinstance(p, (c_ast.Constant, c_ast.ID))
                    for p in (cond.left, cond.right)) and (
-            _mpi_code_test(cond.left) or _mpi_code_test(cond.right))
+            _mpi_code_test(cond.left, codes) or _mpi_code_test(cond.right, codes))
     if isinstance(cond, c_ast.UnaryOp) and cond.op == "!":
-        return _mpi_code_test(cond.expr)
+        return _mpi_code_test(cond.expr, codes)
     return False
 
 
@@ -126,6 +132,9 @@ class Signs:
         for n, f in funcs.items():
             self._scans[n].visit(f.body)
         self._locals = {n: f.locals - set(f.params) for n, f in funcs.items()}
+        self._mpi_codes = {n: {v for v, ws in self._scans[n].writes.items()
+                               if v in self._locals[n] and all(map(_is_mpi_call, ws))}
+                           for n in funcs}
         self.codes: set[str] = set()
         self.nonneg: dict[str, set[str]] = {n: set() for n in funcs}
         changed = True
@@ -159,7 +168,8 @@ class Signs:
         value = _constant(e)
         if value is None:
             return False
-        return value >= 0 or (bool(conds) and all(_mpi_code_test(c) for c in conds))
+        return value >= 0 or (bool(conds) and all(_mpi_code_test(c, self._mpi_codes[n])
+                                                  for c in conds))
 
     def sign_test(self, func: str | None, e: c_ast.BinaryOp) -> bool:
         """True for ``v < 0`` (and its three mirrors) on a non-negative rank value."""
