@@ -62,3 +62,10 @@ def test_the_error_code_may_be_kept_in_a_variable() -> None:
     assert not warned("rank < 0", program=kept)
     assert warned("rank < 0", program=kept.replace("int err = MPI_Comm_rank(comm, &rank);",
                                                    "int err = rank; MPI_Comm_rank(comm, &rank);"))
+
+
+def test_a_code_compared_with_a_variable_is_no_code_test() -> None:
+    mixed = PROGRAM.replace("!= MPI_SUCCESS) return -1;", "!= x) return -1;").replace(
+        "static int sub_rank(MPI_Comm comm) {\n    int rank;",
+        "static int sub_rank(MPI_Comm comm) {\n    int rank, x; MPI_Comm_rank(comm, &x);")
+    assert warned("rank < 0", program=mixed)

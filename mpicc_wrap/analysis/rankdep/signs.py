@@ -50,6 +50,12 @@ def _constant(e: c_ast.Node | None) -> int | None:
     return None
 
 
+def _mpi_name(e: c_ast.Node) -> bool:
+    """An MPI constant left as a name (Open MPI's MPI_SUCCESS is an enumerator; the
+    standard reserves the MPI_ prefix, so no program variable carries it)."""
+    return isinstance(e, c_ast.ID) and e.name.startswith("MPI_")
+
+
 def _is_mpi_call(e: c_ast.Node | None) -> bool:
     return isinstance(e, c_ast.FuncCall) and catalogue.lookup(callee(e) or "") is not None
 
@@ -60,7 +66,7 @@ def _mpi_code_test(cond: c_ast.Node, codes: set[str]) -> bool:
     if _is_mpi_call(cond) or (isinstance(cond, c_ast.ID) and cond.name in codes):
         return True
     if isinstance(cond, c_ast.BinaryOp):
-        return all(_mpi_code_test(p, codes) or isinstance(p, (c_ast.Constant, c_ast.ID))
+        return all(_mpi_code_test(p, codes) or _constant(p) is not None or _mpi_name(p)
                    for p in (cond.left, cond.right)) and (
             _mpi_code_test(cond.left, codes) or _mpi_code_test(cond.right, codes))
     if isinstance(cond, c_ast.UnaryOp) and cond.op == "!":
@@ -74,6 +80,7 @@ class _Scan(c_ast.NodeVisitor):
     def __init__(self) -> None:
         self.writes: dict[str, list[c_ast.Node | None]] = {}  # None: not a known shape
         self.returns: list[tuple[c_ast.Node | None, list[c_ast.Node]]] = []
+        self.outputs: set[str] = set()  # written as an MPI call's output argument
         self._conds: list[c_ast.Node] = []
 
     def _write(self, name: str, value: c_ast.Node | None) -> None:
@@ -100,6 +107,7 @@ class _Scan(c_ast.NodeVisitor):
         if (callee(node) in _OUTPUTS and isinstance(out, c_ast.UnaryOp) and out.op == "&"
                 and isinstance(out.expr, c_ast.ID)):
             self._write(out.expr.name, node)
+            self.outputs.add(out.expr.name)  # a value MPI stores, not a return code
             self.visit(args[0])
             return
         self.generic_visit(node)
@@ -133,7 +141,8 @@ class Signs:
             self._scans[n].visit(f.body)
         self._locals = {n: f.locals - set(f.params) for n, f in funcs.items()}
         self._mpi_codes = {n: {v for v, ws in self._scans[n].writes.items()
-                               if v in self._locals[n] and all(map(_is_mpi_call, ws))}
+                               if v in self._locals[n] and v not in self._scans[n].outputs
+                               and all(map(_is_mpi_call, ws))}
                            for n in funcs}
         self.codes: set[str] = set()
         self.nonneg: dict[str, set[str]] = {n: set() for n in funcs}
