@@ -66,7 +66,9 @@ def _child(fn: Callable[[], Any], fd: int, seconds: float, mebibytes: int,
     """Compute in the child and send ("ok", result) or ("skip", reason); exit at once
     (no atexit handlers: the parent owns the temporary directory)."""
     code = 0
-    try:
+    if not debug:  # what the stage prints travels in the pipe; Python's own last-resort
+        _silence_stderr()  # reports (a MemoryError in a thread's excepthook) must not
+    try:                   # reach the user's terminal
         _limit(seconds, mebibytes)
         from mpicc_wrap.frontend.parser import deep_stack
 
@@ -89,6 +91,14 @@ def _child(fn: Callable[[], Any], fd: int, seconds: float, mebibytes: int,
         with contextlib.suppress(BaseException):
             sys.stderr.flush()
         os._exit(code)
+
+
+def _silence_stderr() -> None:
+    """Point this (child) process's fd 2 at /dev/null."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
 
 
 def _limit(seconds: float, mebibytes: int) -> None:

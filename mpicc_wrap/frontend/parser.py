@@ -212,6 +212,8 @@ def deep_stack(fn: Callable[[], T]) -> T:
         sys.setrecursionlimit(old_limit)
     if failure:
         raise failure[0]
+    if not result:  # the thread died before recording either: it could not allocate
+        raise MemoryError("the deep-stack thread ended without a result")
     return result[0]
 
 

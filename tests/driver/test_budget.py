@@ -5,6 +5,7 @@ unchanged with a note, recorded in the JSON report."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -164,3 +165,25 @@ def test_a_cache_hit_needs_no_child(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     hit = stage.run_budgeted(text, "prog.c", [tool("mpicc")], options, stream=second)
     assert first.getvalue() == second.getvalue() and "-Wmpi-collective-order" in first.getvalue()
     assert hit.text == miss.text
+
+
+def test_the_child_never_writes_to_the_users_stderr(capfd: pytest.CaptureFixture[str]) -> None:
+    """Python's last-resort reports in the child (a MemoryError inside a thread's
+    excepthook under a tight MPICC_WRAP_MEMORY, seen once in CI) must not reach the
+    user: the child's fd 2 goes to /dev/null unless MPICC_WRAP_DEBUG is set."""
+    def noisy() -> int:
+        os.write(2, b"Traceback (most recent call last): noise\n")
+        return 7
+
+    assert budget.run(noisy, 30, 0) == 7
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_deep_stack_thread_that_dies_is_a_memory_failure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from mpicc_wrap.frontend import parser
+
+    monkeypatch.setattr(parser.threading.Thread, "start", lambda self: None)
+    monkeypatch.setattr(parser.threading.Thread, "join", lambda self: None)
+    with pytest.raises(MemoryError):
+        parser.deep_stack(lambda: 1)
