@@ -183,8 +183,7 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
     return FunctionSummary(
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,
         ctx.oracle.returns_rank(f), list(ctx.oracle.rank_params(f)), f in ctx.noreturn,
-        outputs.shared_outputs(d, _params(d), multi), outputs.uniform_return(d, multi),
-        f in ctx.aborts)
+        *outputs.wrapper_facts(d, _params(d), multi), f in ctx.aborts)
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

@@ -25,7 +25,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
 
-__all__ = ["shared_outputs", "uniform_return"]
+__all__ = ["wrapper_facts"]
 
 _CONDITIONAL = (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.For, c_ast.TernaryOp)
 
@@ -69,29 +69,26 @@ class _Scan(c_ast.NodeVisitor):
             self.visit(child)
 
 
-def shared_outputs(func: c_ast.FuncDef, params: list[str],
-                   multi_valued: Callable[[c_ast.Node], bool]) -> list[int]:
-    """Indexes of the parameters of ``func`` that hold a collective's shared output on
-    return (rule in the module docstring); ``multi_valued(cond)`` asks rankdep."""
+def wrapper_facts(func: c_ast.FuncDef, params: list[str],
+                  multi_valued: Callable[[c_ast.Node], bool]) -> tuple[list[int], bool]:
+    """(``shared_outputs``, ``uniform_return``) of ``func`` from one scan of its body;
+    ``multi_valued(cond)`` asks rankdep.
+
+    ``shared_outputs``: indexes of the parameters that hold a collective's shared output
+    on return (rule in the module docstring).  ``uniform_return``: ``func`` returns the
+    same value on every rank whatever its arguments -- each ``return`` yields constants
+    and MPI return codes only (error codes, which rankdep takes as uniform:
+    MPI_ERRORS_ARE_FATAL ends the job on a failure) and no condition of the body may
+    differ between processes.  A caller in another TU cannot know that from
+    ``returns_rank``, which assumes uniform arguments."""
     scan = _Scan()
     scan.visit(func.body)
     found = [i for i, p in enumerate(params)
              if p and scan.shared.get(p) and scan.shared[p] == scan.uses.get(p, 0)]
-    if found and any(multi_valued(c) for c in scan.conditions):
-        return []
-    return found
-
-
-def uniform_return(func: c_ast.FuncDef, multi_valued: Callable[[c_ast.Node], bool]) -> bool:
-    """True when ``func`` returns the same value on every rank whatever its arguments:
-    each ``return`` yields constants and MPI return codes only (error codes, which
-    rankdep takes as uniform: MPI_ERRORS_ARE_FATAL ends the job on a failure) and no
-    condition of the body may differ between processes.  A caller in another TU cannot
-    know that from ``returns_rank``, which assumes uniform arguments."""
-    scan = _Scan()
-    scan.visit(func.body)
-    return (bool(scan.returns) and all(e is None or _code(e) for e in scan.returns)
-            and not any(multi_valued(c) for c in scan.conditions))
+    codes = bool(scan.returns) and all(e is None or _code(e) for e in scan.returns)
+    if (found or codes) and any(multi_valued(c) for c in scan.conditions):
+        return [], False
+    return found, codes
 
 
 def _code(e: c_ast.Node) -> bool:

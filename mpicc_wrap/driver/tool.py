@@ -143,16 +143,14 @@ def _parser() -> _Parser:
     trace.add_argument("--json", action="store_true", help="print the records as JSON")
     trace.set_defaults(run=_trace)
     cdag = sub.add_parser("cdag", help="hand-written collectives in an MPICC_WRAP_CDAG run")
-    cdag.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
-    cdag.add_argument("--job", help="job number (file name part); default: the newest run")
+    _cdag_run(cdag)
     cdag.add_argument("--json", action="store_true", help="print patterns and matrix as JSON")
     cdag.add_argument("--measure", action="store_true",
                       help="protocol of MPI_Finalize: print the collectives to time, read "
                            "their times on stdin, report on stderr")
     cdag.set_defaults(run=_cdag)
     table = sub.add_parser("matrix", help="communication matrix of an MPICC_WRAP_CDAG run")
-    table.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
-    table.add_argument("--job", help="job number (file name part); default: the newest run")
+    _cdag_run(table)
     table.add_argument("--csv", metavar="FILE", help="also write the matrix as CSV")
     table.add_argument("--png", metavar="FILE",
                        help="also draw the bytes per pair as a heatmap (needs matplotlib: "
@@ -160,6 +158,12 @@ def _parser() -> _Parser:
     table.add_argument("--json", action="store_true", help="print matrix and patterns as JSON")
     table.set_defaults(run=_matrix)
     return parser
+
+
+def _cdag_run(sub: argparse.ArgumentParser) -> None:
+    """The arguments naming one MPICC_WRAP_CDAG run (``cdag`` and ``matrix``)."""
+    sub.add_argument("dir", metavar="DIR", help="directory of the run's .cdag files")
+    sub.add_argument("--job", help="job number (file name part); default: the newest run")
 
 
 def main(argv: list[str] | None = None) -> int:
