@@ -833,6 +833,7 @@ static void hw_setup(int provided)
     PMPI_Comm_group(MPI_COMM_WORLD, &hw_world_group);
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &hw_ctl) != MPI_SUCCESS)
         return;
+    mpiccwrap_shm_release(); /* every rank has left PMPI_Init: see mpiccwrap_shm.c */
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &hw_keyval, NULL);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &hw_countval,
                             NULL);

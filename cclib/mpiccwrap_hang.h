@@ -31,6 +31,10 @@ int mpiccwrap_hang_checks_all(void);
  * (only on a mismatch, the job is about to abort): 0 when unknown. */
 int mpiccwrap_hang_where(char *file, size_t fsize, int *line, char *func, size_t nsize);
 
+/* Unlink the MPI library's node shared-memory segment that this process maps, once
+ * every rank of the node has attached (mpiccwrap_shm.c says why). */
+void mpiccwrap_shm_release(void);
+
 /* "file.c", 12, "f" of an address in an object, by addr2line; 0 when unknown. */
 int mpiccwrap_wf_resolve(const char *obj, uint64_t offset, char *file, size_t fsize,
                          int *line, char *func, size_t nsize);

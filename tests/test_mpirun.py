@@ -3,7 +3,9 @@ compiler and its launcher are found, and reading several ranks' output."""
 
 from __future__ import annotations
 
+import mmap
 import os
+import time
 from pathlib import Path
 
 import conftest
@@ -77,3 +79,16 @@ def test_openmpi_absent_fails_under_ci_and_skips_elsewhere(
     with pytest.raises(pytest.skip.Exception, match="Open MPI is not installed"):
         conftest.require_openmpi()
     assert "skipping: Open MPI is not installed" in capsys.readouterr().out
+
+
+def test_leaked_shared_memory_goes_but_live_and_older_files_stay(tmp_path: Path) -> None:
+    started = time.time() - 1
+    for name in ("mpich_shm_1_0", "mpich_shm_2_0", "mpich_shm_3_0", "vader_segment.h.1.0",
+                 "user_file"):
+        (tmp_path / name).write_bytes(b"\0" * 4096)
+    os.utime(tmp_path / "mpich_shm_3_0", (started - 3600, started - 3600))  # not ours
+    with open(tmp_path / "mpich_shm_2_0", "r+b") as live, mmap.mmap(live.fileno(), 4096):
+        removed = mpirun.release_leaked_shm(started, str(tmp_path))
+    assert sorted(removed) == ["mpich_shm_1_0", "vader_segment.h.1.0"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "mpich_shm_2_0", "mpich_shm_3_0", "user_file"]
