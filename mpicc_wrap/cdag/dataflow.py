@@ -150,9 +150,9 @@ def propagate(graph: Graph, matching: Matching) -> SST:
     n = len(ops)
     succ, count = graph.freeze()
     indeg = indegrees(succ, count)
-    for i, op in enumerate(ops):  # receives finish when their data arrives (line 14)
-        if op.kind == RECV:
-            indeg[i] = 1 if matching.partner[i] >= 0 else 0
+    for i, op in enumerate(ops):  # receives finish when posted and their data arrived
+        if op.kind == RECV and matching.partner[i] >= 0:  # (line 14)
+            indeg[i] += 1
     memory = [_Memory() for _ in range(graph.nranks)]
     flows: list[Flow] = []
     reads: dict[int, list[tuple[int, int]]] = {}

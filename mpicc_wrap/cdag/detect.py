@@ -84,9 +84,18 @@ class _Pairs:
 
 
 def _same_data(graph: Graph, flows: list[Flow]) -> bool:
-    first = flows[0]
-    key = (first.src_addr, graph.ops[first.origin].content)
-    return all((f.src_addr, graph.ops[f.origin].content) == key for f in flows)
+    """The flows carry one block: read at one address, by original sends that held the
+    same bytes.  Content hashes cover a whole send, so they compare only sends of the
+    same extent (recursive doubling sends a block first alone, then inside a larger
+    message: the same data, hashed differently)."""
+    if len({f.src_addr for f in flows}) != 1:
+        return False
+    content: dict[tuple[int, int], int] = {}
+    for f in flows:
+        origin = graph.ops[f.origin]
+        if content.setdefault((origin.addr, origin.size), origin.content) != origin.content:
+            return False
+    return True
 
 
 def _distinct(addrs: list[int]) -> bool:

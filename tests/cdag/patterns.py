@@ -130,6 +130,25 @@ def ring_allgather(p: int, size: int = 8) -> Program:
     return prog
 
 
+def doubling_allgather(p: int, size: int = 8) -> Program:
+    """Recursive doubling (p a power of two): at step m a rank swaps its 2^m held
+    blocks with rank ^ m.  Each send's content hash covers all its blocks, as the
+    runtime records it, so a block's hash differs from step to step."""
+    prog = Program(p)
+    m = 1
+    while m < p:
+        for rank in range(p):
+            mine = rank & ~(m - 1)
+            prog.isend(rank, rank ^ m, size * m, addr=mine * size, content=1000 * m + mine,
+                       site="rd.c:9")
+        for rank in range(p):
+            theirs = (rank ^ m) & ~(m - 1)
+            r = prog.irecv(rank, rank ^ m, size * m, addr=theirs * size, site="rd.c:9")
+            prog.wait(rank, [r])
+        m *= 2
+    return prog
+
+
 def pairwise_alltoall(p: int, size: int = 8) -> Program:
     prog = Program(p)
     for k in range(1, p):

@@ -105,6 +105,27 @@ def test_nonblocking_send_posted_before_a_receive_reads_the_old_data() -> None:
     assert [(f.src, f.src_addr) for f in sst.flows if f.dst == 2] == [(1, 50)]
 
 
+def test_a_receive_posted_after_a_completion_waits_for_its_data() -> None:
+    """Rank 3's second receive is posted after its first completed; that completion
+    resolves long before rank 2's send can go (rank 2 first plays ping-pong with rank
+    0), so the receive must not count as done until the send delivered: rank 3 then
+    forwards rank 2's data."""
+    prog = Program(4)
+    prog.send(1, 3, 8, addr=10)
+    prog.recv(3, 1, 8, addr=100)
+    prog.recv(3, 2, 8, addr=200)
+    prog.send(3, 1, 8, addr=200)
+    prog.recv(1, 3, 8, addr=20)
+    for _ in range(4):
+        prog.send(2, 0, 4, addr=600, tag=5)
+        prog.recv(0, 2, 4, addr=700, tag=5)
+        prog.send(0, 2, 4, addr=800, tag=5)
+        prog.recv(2, 0, 4, addr=900, tag=5)
+    prog.send(2, 3, 8, addr=400)
+    sst = propagate(prog.graph, match(prog.graph))
+    assert [(f.src, f.src_addr) for f in sst.flows if f.dst == 1] == [(2, 400)]
+
+
 # -- wait sets ---------------------------------------------------------------------------
 
 
@@ -139,6 +160,12 @@ def test_butterfly_alltoall_is_detected() -> None:
 def test_hand_written_collectives_are_detected(build, name: str, root: int | None,
                                                p: int) -> None:
     assert found(build(p)) == [(name, root, f"0-{p - 1}", 8, 1, False)]
+
+
+@pytest.mark.parametrize("p", [4, 8])
+def test_recursive_doubling_is_an_allgather_though_each_step_hashes_more(p: int) -> None:
+    assert found(P.doubling_allgather(p)) == [("MPI_Allgather", None, f"0-{p - 1}", 8, 1,
+                                               False)]
 
 
 def test_dissemination_barrier_is_detected_per_round() -> None:

@@ -1,4 +1,5 @@
-/* Hand-written collectives for the cDAG tests: ./handwritten PATTERN [REPS].
+/* Hand-written collectives, and exchanges that are not collectives, for the cDAG tests:
+ * ./handwritten PATTERN [REPS [noise]].
  * Every rank prints one "rank: value" line, so a run with recording on must print
  * the same lines as one without. */
 #include <mpi.h>
@@ -104,6 +105,123 @@ static void dissemination_barrier(void)
                      (rank - d + size) % size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* Binomial-tree gather: each rank forwards the blocks of its subtree to its parent. */
+static void tree_gather(void)
+{
+    memcpy(out + N * rank, buf, sizeof(double) * N);
+    for (int mask = 1; mask < size; mask <<= 1) {
+        if (rank & mask) {
+            int n = mask < size - rank ? mask : size - rank;
+            MPI_Send(out + N * rank, N * n, MPI_DOUBLE, rank - mask, 11, MPI_COMM_WORLD);
+            break;
+        }
+        if (rank + mask < size) {
+            int n = mask < size - rank - mask ? mask : size - rank - mask;
+            MPI_Recv(out + N * (rank + mask), N * n, MPI_DOUBLE, rank + mask, 11,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
+}
+
+/* Recursive-doubling allgather (a power-of-two size): the held blocks double each step. */
+static void doubling_allgather(void)
+{
+    for (int mask = 1; mask < size; mask <<= 1) {
+        int partner = rank ^ mask, mine = rank & ~(mask - 1), theirs = partner & ~(mask - 1);
+        MPI_Sendrecv(out + N * mine, N * mask, MPI_DOUBLE, partner, 12, out + N * theirs,
+                     N * mask, MPI_DOUBLE, partner, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+}
+
+/* Butterfly alltoall (a power-of-two size up to 8, cDAG Figure 1): at step j a rank
+ * passes its partner r ^ 2^j every block it holds whose destination has the partner's
+ * bit j.  A rank keeps its blocks in chunks, each ordered by bit-reversed destination,
+ * so that what it passes on is one contiguous run of each chunk: a send reads exactly
+ * the memory an earlier receive wrote (the split of the paper's Figure 5).  Every rank
+ * simulates the chunk lists of all ranks, so it knows what its partner sends. */
+enum { MAXB = 8, MAXCH = 8 };
+struct chunk { int n, s[MAXB], d[MAXB]; double *at; };
+static struct chunk hold[MAXB][MAXCH];
+static int nhold[MAXB];
+static double pool[MAXB * MAXB * N];
+
+static int bitrev(int d)
+{
+    int r = 0;
+    for (int m = 1; m < size; m <<= 1)
+        r = (r << 1) | ((d & m) != 0);
+    return r;
+}
+
+/* The run of chunk c whose destinations have bit m equal to `bit`: first index, length. */
+static int run_of(const struct chunk *c, int m, int bit, int *len)
+{
+    int first = -1;
+    *len = 0;
+    for (int i = 0; i < c->n; i++)
+        if (((c->d[i] & m) != 0) == bit) {
+            first = first < 0 ? i : first;
+            ++*len;
+        }
+    return first;
+}
+
+static struct chunk part(const struct chunk *c, int first, int len, double *at)
+{
+    struct chunk out = {len, {0}, {0}, at};
+    memcpy(out.s, c->s + first, sizeof(int) * len);
+    memcpy(out.d, c->d + first, sizeof(int) * len);
+    return out;
+}
+
+static void butterfly_alltoall(void)
+{
+    static struct chunk next[MAXB][MAXCH];
+    static int nnext[MAXB];
+    double *free_at = pool + N * size;
+    for (int r = 0; r < size; r++) {
+        nhold[r] = 1;
+        hold[r][0].n = size;
+        for (int d = 0; d < size; d++)
+            hold[r][0].s[bitrev(d)] = r, hold[r][0].d[bitrev(d)] = d;
+        hold[r][0].at = r == rank ? pool : NULL;
+    }
+    for (int d = 0; d < size; d++)
+        memcpy(pool + N * bitrev(d), buf, sizeof(double) * N);
+    for (int m = 1; m < size; m <<= 1) {
+        MPI_Request req[2 * MAXCH];
+        int nreq = 0;
+        for (int r = 0; r < size; r++) {
+            int q = r ^ m, keep = (r & m) != 0, len;
+            nnext[r] = 0;
+            for (int c = 0; c < nhold[r]; c++) {
+                int first = run_of(&hold[r][c], m, keep, &len);
+                double *at = hold[r][c].at ? hold[r][c].at + N * first : NULL;
+                next[r][nnext[r]++] = part(&hold[r][c], first, len, at);
+            }
+            for (int c = 0; c < nhold[q]; c++) {
+                int first = run_of(&hold[q][c], m, keep, &len);
+                next[r][nnext[r]++] = part(&hold[q][c], first, len, r == rank ? free_at : NULL);
+                if (q == rank) /* what this rank sends */
+                    MPI_Isend(hold[q][c].at + N * first, N * len, MPI_DOUBLE, r, 13, MPI_COMM_WORLD, &req[nreq++]);
+                if (r == rank) {
+                    MPI_Irecv(free_at, N * len, MPI_DOUBLE, q, 13, MPI_COMM_WORLD, &req[nreq++]);
+                    free_at += N * len;
+                }
+            }
+        }
+        MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+        memcpy(hold, next, sizeof hold);
+        memcpy(nhold, nnext, sizeof nhold);
+    }
+    for (int c = 0; c < nhold[rank]; c++)
+        for (int i = 0; i < hold[rank][c].n; i++)
+            memcpy(out + N * hold[rank][c].s[i], hold[rank][c].at + N * i, sizeof(double) * N);
+    for (int s = 0; s < size; s++) /* rank s's block: what its buf held */
+        if (out[N * s] != s * 1000 || out[N * s + N - 1] != s * 1000 + N - 1)
+            printf("%d: butterfly lost the block of %d\n", rank, s);
+}
+
 static void stencil(void)
 {
     double u[N + 2];
@@ -121,6 +239,72 @@ static void stencil(void)
     MPI_Waitall(n, r, MPI_STATUSES_IGNORE);
     for (int i = 0; i < N; i++)
         buf[i] = (u[i] + u[i + 1] + u[i + 2]) / 3;
+}
+
+/* A 2-D five-point halo exchange on a px x py grid of ranks (px = 2). */
+static void stencil2d(void)
+{
+    int px = 2, py = size / 2, x = rank % px, y = rank / px, n = 0;
+    int nb[4] = {x > 0 ? rank - 1 : -1, x < px - 1 ? rank + 1 : -1,
+                 y > 0 ? rank - px : -1, y < py - 1 ? rank + px : -1};
+    double halo[4][N];
+    MPI_Request r[8];
+    for (int k = 0; k < 4; k++)
+        if (nb[k] >= 0 && nb[k] < size) {
+            MPI_Irecv(halo[k], N, MPI_DOUBLE, nb[k], 14, MPI_COMM_WORLD, &r[n++]);
+            MPI_Isend(buf, N, MPI_DOUBLE, nb[k], 14, MPI_COMM_WORLD, &r[n++]);
+        }
+    MPI_Waitall(n, r, MPI_STATUSES_IGNORE);
+    for (int k = 0; k < 4; k++)
+        if (nb[k] >= 0 && nb[k] < size)
+            for (int i = 0; i < N; i++)
+                buf[i] = (buf[i] + halo[k][i]) / 2;
+}
+
+/* A pipeline: each stage receives an item, works on it, and passes its own result on. */
+static void pipeline(void)
+{
+    double item[N], result[N];
+    if (rank > 0)
+        MPI_Recv(item, N, MPI_DOUBLE, rank - 1, 15, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+        memcpy(item, buf, sizeof item);
+    for (int i = 0; i < N; i++)
+        result[i] = item[i] * 0.5 + rank;
+    if (rank < size - 1)
+        MPI_Send(result, N, MPI_DOUBLE, rank + 1, 15, MPI_COMM_WORLD);
+    else
+        memcpy(out, result, sizeof result);
+}
+
+/* Master-worker: rank 0 hands out 3 tasks per worker, one at a time, to whichever
+ * worker answers first; a task number < 0 stops a worker. */
+static void master_worker(void)
+{
+    double task, answer, sum = 0;
+    if (rank == 0) {
+        int next = 0, total = 3 * (size - 1), done = 0;
+        for (int w = 1; w < size; w++, next++) {
+            task = next;
+            MPI_Send(&task, 1, MPI_DOUBLE, w, 16, MPI_COMM_WORLD);
+        }
+        while (done < total) {
+            MPI_Status st;
+            MPI_Recv(&answer, 1, MPI_DOUBLE, MPI_ANY_SOURCE, 17, MPI_COMM_WORLD, &st);
+            sum += answer; /* in any order: the same total */
+            done++;
+            task = next < total ? next++ : -1;
+            MPI_Send(&task, 1, MPI_DOUBLE, st.MPI_SOURCE, 16, MPI_COMM_WORLD);
+        }
+        out[0] += sum + done;
+    } else
+        for (;;) {
+            MPI_Recv(&task, 1, MPI_DOUBLE, 0, 16, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (task < 0)
+                break;
+            answer = task * task;
+            MPI_Send(&answer, 1, MPI_DOUBLE, 0, 17, MPI_COMM_WORLD);
+        }
 }
 
 static void extra(int k)
@@ -164,6 +348,18 @@ int main(int argc, char **argv)
             dissemination_barrier();
         else if (!strcmp(what, "stencil"))
             stencil();
+        else if (!strcmp(what, "tree_gather"))
+            tree_gather();
+        else if (!strcmp(what, "doubling_allgather"))
+            doubling_allgather();
+        else if (!strcmp(what, "butterfly"))
+            butterfly_alltoall();
+        else if (!strcmp(what, "stencil2d"))
+            stencil2d();
+        else if (!strcmp(what, "pipeline"))
+            pipeline();
+        else if (!strcmp(what, "master_worker"))
+            master_worker();
         if (noise)
             extra(k);
     }
