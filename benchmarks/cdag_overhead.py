@@ -10,13 +10,16 @@ after round in these variants:
   cDAG hooks linked in, ``MPICC_WRAP_CDAG`` unset): the target is at most 1.01;
 * ``cdag``: ``MPICC_WRAP_CDAG=1`` (recording on, report off so the analysis is not
   timed): the target is at most 1.10;
-* ``cdag+trace``: recording on and ``MPICC_WRAP_TRACE_DIR`` set.
+* ``trace``: ``MPICC_WRAP_TRACE_DIR`` alone: the same recording plus the blocking
+  collectives and probes, written at MPI_Finalize for ``mpicc-wrap-tool matrix``, no
+  analysis at the end.
 
 Loops (``--loops``): ``sendrecv`` is a pairwise alltoall (p-1 MPI_Sendrecv of
 ``--bytes`` per round), ``halo`` a ring exchange of MPI_Irecv/MPI_Isend/MPI_Waitall,
 ``pingpong`` 8-byte MPI_Send/MPI_Recv between ranks 0 and 1, ``xself`` each rank's
 MPI_Irecv/MPI_Isend/MPI_Waitall with itself (no waiting for another process: the
-least noisy measure of the cost per operation on a loaded machine).  The program times its
+least noisy measure of the cost per operation on a loaded machine), ``allreduce`` an
+8-byte MPI_Allreduce (what the trace adds to a collective).  The program times its
 loop with MPI_Wtime and with its CPU time (slowest rank of each): that is the
 per-operation cost; the CPU time is the steadier of the two on a loaded machine.  The whole job's
 wall time, which adds writing the records at MPI_Finalize, is printed beside it.
@@ -97,6 +100,11 @@ int main(int argc, char **argv)
             MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
             a[i % bytes] = b[0];
         }
+    } else if (argv[1][0] == 'a') { /* 8-byte allreduce */
+        for (i = 0; i < n; i++) {
+            MPI_Allreduce(a, b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            a[0] = b[0];
+        }
     } else { /* 8-byte ping-pong between ranks 0 and 1 */
         for (i = 0; i < n && rank < 2 && size > 1; i++) {
             if (rank == 0) {
@@ -125,9 +133,11 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "passthru": ("wrapped", {"MPICC_WRAP_DEADLOCK": "0"}),
     "off": ("wrapped", {}),
     "cdag": ("wrapped", {"MPICC_WRAP_CDAG": "1", "MPICC_WRAP_CDAG_REPORT": "0"}),
-    "cdag+trace": ("wrapped", {"MPICC_WRAP_CDAG": "1", "MPICC_WRAP_CDAG_REPORT": "0",
-                               "MPICC_WRAP_TRACE_DIR": "@"}),
+    "trace": ("wrapped", {"MPICC_WRAP_TRACE_DIR": "@"}),
 }
+
+
+RECORDING = ("cdag", "trace")
 
 
 def build(workdir: Path) -> dict[str, Path]:
@@ -178,7 +188,7 @@ def overhead(exes: dict[str, Path], nprocs: int, rounds: int, loop: str, n: int,
             cpus[name].append(c)
             walls[name].append(wall)
             sizes[name] = written(workdir)
-    ops = {"s": 2 * (nprocs - 1), "h": 4, "p": 2, "x": 2}[loop[0]] * n
+    ops = {"s": 2 * (nprocs - 1), "h": 4, "p": 2, "x": 2, "a": 1}[loop[0]] * n
 
     def ratio(name: str, base: str, data: dict[str, list[float]]) -> float:
         return statistics.median(a / b for a, b in zip(data[name], data[base], strict=True))
@@ -188,11 +198,11 @@ def overhead(exes: dict[str, Path], nprocs: int, rounds: int, loop: str, n: int,
     for name in VARIANTS:
         med = statistics.median(loops[name])
         cells = f"loop {1e9 * med / ops:7.1f} ns/op, x{ratio(name, 'plain', loops):.3f} plain"
-        if name.startswith("cdag"):
+        if name in RECORDING:
             cells += f", x{ratio(name, 'off', loops):.3f} off"
         cells += (f"; cpu {1e9 * statistics.median(cpus[name]) / ops:7.1f} ns/op, "
                   f"x{ratio(name, 'plain', cpus):.3f} plain")
-        if name.startswith("cdag"):
+        if name in RECORDING:
             cells += f", x{ratio(name, 'off', cpus):.3f} off"
         cells += (f"; job {statistics.median(walls[name]):.3f} s "
                   f"(x{ratio(name, 'plain', walls):.3f}); "
@@ -207,8 +217,8 @@ def main() -> None:
     parser.add_argument("--procs", type=int, nargs="+", default=[2])
     parser.add_argument("--iterations", type=int, default=20000)
     parser.add_argument("--bytes", type=int, default=1024, help="bytes per message")
-    parser.add_argument("--loops", nargs="+", default=["xself", "sendrecv", "halo", "pingpong"],
-                        choices=["xself", "sendrecv", "halo", "pingpong"])
+    loops = ["xself", "sendrecv", "halo", "pingpong", "allreduce"]
+    parser.add_argument("--loops", nargs="+", default=loops, choices=loops)
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         exes = build(Path(tmp))

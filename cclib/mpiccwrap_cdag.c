@@ -4,7 +4,11 @@
  * Switches (read once in MPI_Init; the interception of mpiccwrap_hang.c is kept on
  * while recording, even with MPICC_WRAP_DEADLOCK=0):
  *   MPICC_WRAP_CDAG=1         record;
- *   MPICC_WRAP_CDAG_DIR=dir   where the files go (default: the working directory);
+ *   MPICC_WRAP_TRACE_DIR=dir  record too (the trace of FACT §5.2: point-to-point calls,
+ *                             probes, blocking collectives), without the analysis at
+ *                             the end; the files go to dir;
+ *   MPICC_WRAP_CDAG_DIR=dir   where the files go (default: the trace directory, else
+ *                             the working directory);
  *   MPICC_WRAP_CDAG_MAX=n     records per process (default MPICCWRAP_CDAG_CAP_DEFAULT,
  *                             104 bytes each): past it, operations are only counted and
  *                             the report says so: memory stays bounded;
@@ -307,14 +311,19 @@ static int cd_flag(const char *name, int dflt)
 void mpiccwrap_cdag_setup(MPI_Comm ctl, int world_rank, int world_size)
 {
     const char *dir = getenv("MPICC_WRAP_CDAG_DIR"), *max = getenv("MPICC_WRAP_CDAG_MAX");
+    const char *trace = getenv("MPICC_WRAP_TRACE_DIR");
     unsigned long long job = 0;
     cd.rank = world_rank;
     cd.size = world_size;
     cd.max = MPICCWRAP_CDAG_CAP_DEFAULT;
     if (max && *max)
         cd.max = (size_t)strtoull(max, NULL, 10);
-    snprintf(cd.dir, sizeof cd.dir, "%s", dir && *dir ? dir : ".");
-    cd.report = cd_flag("MPICC_WRAP_CDAG_REPORT", 1);
+    if (!(dir && *dir))
+        dir = trace && *trace ? trace : ".";
+    snprintf(cd.dir, sizeof cd.dir, "%s", dir);
+    /* a trace alone (MPICC_WRAP_TRACE_DIR, no MPICC_WRAP_CDAG) is read later by
+     * mpicc-wrap-tool: no analysis at the end unless asked for */
+    cd.report = cd_flag("MPICC_WRAP_CDAG_REPORT", cd_flag("MPICC_WRAP_CDAG", 0));
     cd.measure = cd_flag("MPICC_WRAP_CDAG_MEASURE", 1);
     cd.tool_in = -1;
     if (world_rank == 0)
@@ -442,7 +451,8 @@ void mpiccwrap_cdag_done(long rec, const MPI_Status *st, MPI_Comm comm)
     r->flags |= MPICCWRAP_CDAG_DONE;
     r->done = cd.seq;
     r->t_done_ns = cd_stamp();
-    if (r->kind != MPICCWRAP_CDAG_RECV || !st || st == MPI_STATUS_IGNORE)
+    if ((r->kind != MPICCWRAP_CDAG_RECV && r->kind != MPICCWRAP_CDAG_PROBE) || !st ||
+        st == MPI_STATUS_IGNORE)
         return;
     if (st->MPI_SOURCE == MPI_PROC_NULL) {
         r->flags |= MPICCWRAP_CDAG_NOPEER;

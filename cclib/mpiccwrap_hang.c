@@ -817,7 +817,8 @@ static void hw_setup(int provided)
 {
     const char *t = getenv("MPICC_WRAP_HANG_TIMEOUT");
     const char *check = getenv("MPICC_WRAP_CHECK");
-    int cdag = hw_flag("MPICC_WRAP_CDAG", 0);
+    const char *trace = getenv("MPICC_WRAP_TRACE_DIR");
+    int cdag = hw_flag("MPICC_WRAP_CDAG", 0) || (trace && *trace);
     hw_sync_sends = hw_flag("MPICC_WRAP_SYNC_SENDS", 0);
     hw_check_all = check && !strcmp(check, "all");
     if (provided == MPI_THREAD_MULTIPLE || !(cdag || hw_flag("MPICC_WRAP_DEADLOCK", 1)))
@@ -1088,6 +1089,18 @@ MW_WEAK int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int de
     return rc;
 }
 
+/* A probe that found a message, for the trace: peer, tag and size of that message. */
+static int hw_probed(int rc, int flag, int call, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status, const void *site)
+{
+    if (mpiccwrap_cdag_on && flag && rc == MPI_SUCCESS) {
+        long rec = mpiccwrap_cdag_post(MPICCWRAP_CDAG_PROBE, call, NULL, 0, MPI_BYTE, source,
+                                       tag, comm, site);
+        mpiccwrap_cdag_done(rec, status, comm);
+    }
+    return rc;
+}
+
 MW_WEAK int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct hw_spin s = {0, 0, 0};
@@ -1098,12 +1111,25 @@ MW_WEAK int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     d = hw_p2p(MPICCWRAP_WF_PROBE, source, tag, comm, -1, "MPI_Probe", MW_HERE);
     hw_begin("MPI_Probe", MW_HERE, MPICCWRAP_WF_AND);
     hw_own(&d);
+    status = mpiccwrap_cdag_statuses(1, status);
     for (;;) {
         rc = PMPI_Iprobe(source, tag, comm, &flag, status);
         if (flag || rc != MPI_SUCCESS)
-            return rc;
+            return hw_probed(rc, flag, MPICCWRAP_CDAG_CALL_PROBE, source, tag, comm, status,
+                             MW_HERE);
         hw_tick(&s);
     }
+}
+
+MW_WEAK int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    int rc;
+    if (!mpiccwrap_cdag_on)
+        return PMPI_Iprobe(source, tag, comm, flag, status);
+    status = mpiccwrap_cdag_statuses(1, status);
+    rc = PMPI_Iprobe(source, tag, comm, flag, status);
+    return hw_probed(rc, *flag, MPICCWRAP_CDAG_CALL_IPROBE, source, tag, comm, status,
+                     MW_HERE);
 }
 
 MW_WEAK int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
@@ -1117,10 +1143,12 @@ MW_WEAK int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
     d = hw_p2p(MPICCWRAP_WF_PROBE, source, tag, comm, -1, "MPI_Mprobe", MW_HERE);
     hw_begin("MPI_Mprobe", MW_HERE, MPICCWRAP_WF_AND);
     hw_own(&d);
+    status = mpiccwrap_cdag_statuses(1, status);
     for (;;) {
         rc = PMPI_Improbe(source, tag, comm, &flag, message, status);
         if (flag || rc != MPI_SUCCESS)
-            return rc;
+            return hw_probed(rc, flag, MPICCWRAP_CDAG_CALL_MPROBE, source, tag, comm, status,
+                             MW_HERE);
         hw_tick(&s);
     }
 }
@@ -1450,6 +1478,50 @@ static int hw_coll(int rc, MPI_Request *r, MPI_Comm comm, const char *call, cons
 }
 
 enum { C_ROOT = MPICCWRAP_CHECK_ROOT, C_OP = MPICCWRAP_CHECK_OP, C_SIZE = MPICCWRAP_CHECK_SIZE };
+
+/* The trace's record of a blocking collective (FACT §5.2: calls per site, bytes, time):
+ * posted before the call, completed after it; hw_traced is the record in flight
+ * (collectives do not nest: the checker's own run under mpiccwrap_hang_in_check). */
+static long hw_traced = -1;
+static const struct { const char *name; int call; } hw_coll_calls[] = {
+    {"MPI_Barrier", MPICCWRAP_CDAG_CALL_BARRIER}, {"MPI_Bcast", MPICCWRAP_CDAG_CALL_BCAST},
+    {"MPI_Reduce", MPICCWRAP_CDAG_CALL_REDUCE}, {"MPI_Allreduce", MPICCWRAP_CDAG_CALL_ALLREDUCE},
+    {"MPI_Gather", MPICCWRAP_CDAG_CALL_GATHER}, {"MPI_Gatherv", MPICCWRAP_CDAG_CALL_GATHERV},
+    {"MPI_Scatter", MPICCWRAP_CDAG_CALL_SCATTER}, {"MPI_Scatterv", MPICCWRAP_CDAG_CALL_SCATTERV},
+    {"MPI_Allgather", MPICCWRAP_CDAG_CALL_ALLGATHER},
+    {"MPI_Allgatherv", MPICCWRAP_CDAG_CALL_ALLGATHERV},
+    {"MPI_Alltoall", MPICCWRAP_CDAG_CALL_ALLTOALL}, {"MPI_Alltoallv", MPICCWRAP_CDAG_CALL_ALLTOALLV},
+    {"MPI_Alltoallw", MPICCWRAP_CDAG_CALL_ALLTOALLW},
+    {"MPI_Reduce_scatter", MPICCWRAP_CDAG_CALL_REDUCE_SCATTER},
+    {"MPI_Reduce_scatter_block", MPICCWRAP_CDAG_CALL_REDUCE_SCATTER_BLOCK},
+    {"MPI_Scan", MPICCWRAP_CDAG_CALL_SCAN}, {"MPI_Exscan", MPICCWRAP_CDAG_CALL_EXSCAN}};
+
+static long hw_trace_coll(const char *name, const void *site, MPI_Comm comm, int root,
+                          MPI_Op op, long count, MPI_Datatype type, int checks)
+{
+    size_t i;
+    (void)op;
+    for (i = 0; i < sizeof hw_coll_calls / sizeof hw_coll_calls[0]; i++)
+        if (!strcmp(hw_coll_calls[i].name, name))
+            break;
+    if (i == sizeof hw_coll_calls / sizeof hw_coll_calls[0] || mpiccwrap_hang_in_check)
+        return -1;
+    return mpiccwrap_cdag_post(MPICCWRAP_CDAG_COLL, hw_coll_calls[i].call, NULL,
+                               count < 0 || type == MPI_DATATYPE_NULL ? 0 : (int)count,
+                               type == MPI_DATATYPE_NULL ? MPI_BYTE : type,
+                               (checks & MPICCWRAP_CHECK_ROOT) ? root : MPI_PROC_NULL, 0, comm,
+                               site);
+}
+
+static int hw_traced_done(int rc, MPI_Comm comm)
+{
+    if (hw_traced >= 0) {
+        mpiccwrap_cdag_tick();
+        mpiccwrap_cdag_done(hw_traced, NULL, comm);
+        hw_traced = -1;
+    }
+    return rc;
+}
 #define NOOP MPI_OP_NULL
 #define NOTYPE MPI_DATATYPE_NULL
 #define INPLACE(buf, a, b) ((buf) == MPI_IN_PLACE ? (a) : (b))
@@ -1462,9 +1534,12 @@ enum { C_ROOT = MPICCWRAP_CHECK_ROOT, C_OP = MPICCWRAP_CHECK_OP, C_SIZE = MPICCW
         MPI_Request r;                                                                          \
         if (hw_check_all && !mpiccwrap_hang_in_check)                                           \
             hw_check CHECK;                                                                     \
+        if (mpiccwrap_cdag_on)                                                                  \
+            hw_traced = hw_trace_coll CHECK;                                                    \
         if (!hw_coll_on)                                                                        \
-            return PMPI_##NAME ARGS;                                                            \
-        return hw_coll(PMPI_##INAME(HW_ARGS_##NAME, &r), &r, COMM, "MPI_" #NAME, MW_HERE);     \
+            return hw_traced_done(PMPI_##NAME ARGS, COMM);                                      \
+        return hw_traced_done(hw_coll(PMPI_##INAME(HW_ARGS_##NAME, &r), &r, COMM,             \
+                                      "MPI_" #NAME, MW_HERE), COMM);                           \
     }
 
 #define HW_ARGS_Barrier comm

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 /* BEGIN mpiccwrap protocol */
-#define MPICCWRAP_PROTOCOL_VERSION 3
+#define MPICCWRAP_PROTOCOL_VERSION 4
 
 /* Exit code given to MPI_Abort when a check finds a mismatch. */
 #define MPICCWRAP_ABORT_CODE 77
@@ -203,7 +203,8 @@ struct mpiccwrap_wf_state {
     char objs[MPICCWRAP_WF_MAX_OBJS][MPICCWRAP_WF_OBJ_SIZE];
 };
 /* -- cDAG recording (cclib/mpiccwrap_cdag.c, MPICC_WRAP_CDAG=1) -------------------- *
- * Each process keeps its point-to-point operations in memory, at most
+ * Each process keeps its point-to-point operations, the probes that found a message and
+ * its blocking collectives in memory, at most
  * MPICC_WRAP_CDAG_MAX records (default MPICCWRAP_CDAG_CAP_DEFAULT; past it the
  * operations are counted in `dropped`, not recorded), and writes them at MPI_Finalize
  * to $MPICC_WRAP_CDAG_DIR/mpiccwrap-<job>-<world rank>.cdag: one struct
@@ -217,7 +218,10 @@ struct mpiccwrap_wf_state {
 
 enum mpiccwrap_cdag_kind {
     MPICCWRAP_CDAG_SEND = 1,
-    MPICCWRAP_CDAG_RECV = 2
+    MPICCWRAP_CDAG_RECV = 2,
+    MPICCWRAP_CDAG_COLL = 3,  /* a blocking collective: peer = its root, bytes = this
+                                 process's count x type size (0: v-variants, none) */
+    MPICCWRAP_CDAG_PROBE = 4  /* a probe that found a message: peer, tag, bytes of it */
 };
 
 /* Bits of mpiccwrap_cdag_record.flags. */
@@ -245,7 +249,27 @@ enum mpiccwrap_cdag_call {
     MPICCWRAP_CDAG_CALL_SSEND_INIT = 14,
     MPICCWRAP_CDAG_CALL_BSEND_INIT = 15,
     MPICCWRAP_CDAG_CALL_RSEND_INIT = 16,
-    MPICCWRAP_CDAG_CALL_RECV_INIT = 17
+    MPICCWRAP_CDAG_CALL_RECV_INIT = 17,
+    MPICCWRAP_CDAG_CALL_PROBE = 18,
+    MPICCWRAP_CDAG_CALL_IPROBE = 19,
+    MPICCWRAP_CDAG_CALL_MPROBE = 20,
+    MPICCWRAP_CDAG_CALL_BARRIER = 32,
+    MPICCWRAP_CDAG_CALL_BCAST = 33,
+    MPICCWRAP_CDAG_CALL_REDUCE = 34,
+    MPICCWRAP_CDAG_CALL_ALLREDUCE = 35,
+    MPICCWRAP_CDAG_CALL_GATHER = 36,
+    MPICCWRAP_CDAG_CALL_GATHERV = 37,
+    MPICCWRAP_CDAG_CALL_SCATTER = 38,
+    MPICCWRAP_CDAG_CALL_SCATTERV = 39,
+    MPICCWRAP_CDAG_CALL_ALLGATHER = 40,
+    MPICCWRAP_CDAG_CALL_ALLGATHERV = 41,
+    MPICCWRAP_CDAG_CALL_ALLTOALL = 42,
+    MPICCWRAP_CDAG_CALL_ALLTOALLV = 43,
+    MPICCWRAP_CDAG_CALL_ALLTOALLW = 44,
+    MPICCWRAP_CDAG_CALL_REDUCE_SCATTER = 45,
+    MPICCWRAP_CDAG_CALL_REDUCE_SCATTER_BLOCK = 46,
+    MPICCWRAP_CDAG_CALL_SCAN = 47,
+    MPICCWRAP_CDAG_CALL_EXSCAN = 48
 };
 
 struct mpiccwrap_cdag_header {

@@ -61,8 +61,10 @@ SWITCHES: tuple[Switch, ...] = (
            "mpiccwrap-deadlock.json and .dot (default: the reporting rank's working directory)"),
     Switch("MPICC_WRAP_SYNC_SENDS", "0", "run time: 1 runs every MPI_Send as MPI_Ssend, so "
            "programs that rely on MPI's buffering deadlock visibly"),
-    Switch("MPICC_WRAP_TRACE_DIR", "", "run time: each process writes a binary trace of the "
-           "checks it performed to this directory (mpicc-wrap-tool trace DIR prints them)"),
+    Switch("MPICC_WRAP_TRACE_DIR", "", "run time: each process writes to this directory "
+           "the checks it performed (mpicc-wrap-tool trace DIR) and its trace of "
+           "point-to-point calls, probes and blocking collectives (mpicc-wrap-tool matrix "
+           "DIR: matrix, calls per site, hand-written collectives)"),
     Switch("MPICC_WRAP_CDAG", "0", "run time: 1 records every point-to-point operation and, "
            "in MPI_Finalize, reports hand-written collectives on world rank 0's stderr"),
     Switch("MPICC_WRAP_CDAG_DIR", "", "run time: directory of the cDAG record files "

@@ -14,7 +14,7 @@ import shutil
 import struct
 import subprocess
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,8 @@ from mpicc_wrap import protocol
 from mpicc_wrap.cdag.graph import RECV, SEND, Op, Program
 from mpicc_wrap.errors import WrapError
 
-__all__ = ["CdagError", "RankFile", "build_program", "read_dir", "read_file"]
+__all__ = ["CallSite", "CdagError", "RankFile", "build_program", "call_sites", "read_dir",
+           "read_file"]
 
 _CODES = {"uint32_t": "I", "int32_t": "i", "uint64_t": "Q", "int64_t": "q"}
 
@@ -43,6 +44,19 @@ class RankFile:
     cap: int
     objs: list[str]
     records: list[dict[str, int]]
+
+
+@dataclass
+class CallSite:
+    """The collectives (or probes) one call site made in the run: how many calls on
+    which world ranks, the bytes each process passed in total, the time inside."""
+
+    call: str
+    site: str
+    calls: int = 0
+    bytes: int = 0
+    seconds: float = 0.0
+    ranks: set[int] = field(default_factory=set)
 
 
 def _record_struct() -> tuple[struct.Struct, list[str]]:
@@ -149,13 +163,15 @@ def build_program(ranks: list[RankFile]) -> tuple[Program, list[str]]:
     done_bit, nopeer, anysrc = (c("MPICCWRAP_CDAG_DONE"), c("MPICCWRAP_CDAG_NOPEER"),
                                 c("MPICCWRAP_CDAG_ANY_SOURCE"))
     recv_kind = c("MPICCWRAP_CDAG_RECV")
+    p2p = (c("MPICCWRAP_CDAG_SEND"), recv_kind)
     notes = [f"rank {rf.world_rank} recorded {len(rf.records)} operations and dropped "
              f"{rf.dropped} past MPICC_WRAP_CDAG_MAX={rf.cap}: the analysis sees a prefix"
              for rf in ranks if rf.dropped]
     for rf in ranks:
         events = []
         for k, r in enumerate(rf.records):
-            if r["flags"] & nopeer or (r["flags"] & anysrc and not r["flags"] & done_bit):
+            if (r["kind"] not in p2p or r["flags"] & nopeer
+                    or (r["flags"] & anysrc and not r["flags"] & done_bit)):
                 continue
             events.append((r["post"], 0, k))
             if r["flags"] & done_bit:
@@ -183,3 +199,24 @@ def build_program(ranks: list[RankFile]) -> tuple[Program, list[str]]:
         if completing:
             prog.wait(rf.world_rank, completing)
     return prog, notes
+
+
+def call_sites(ranks: list[RankFile], kind: str = "COLL") -> list[CallSite]:
+    """Per (call, site), the recorded operations of ``kind`` ("COLL": blocking
+    collectives, "PROBE": probes that found a message), most calls first (FACT §5.2's
+    volume attributes, per call site)."""
+    code = protocol.constant(f"MPICCWRAP_CDAG_{kind}")
+    done_bit = protocol.constant("MPICCWRAP_CDAG_DONE")
+    wanted = [(rf, r) for rf in ranks for r in rf.records if r["kind"] == code]
+    sites = _resolve(ranks) if wanted else {}
+    table: dict[tuple[str, str], CallSite] = {}
+    for rf, r in wanted:
+        obj = rf.objs[r["obj"]] if 0 <= r["obj"] < len(rf.objs) else ""
+        name, where = _call_name(r["call"]), sites.get((obj, r["offset"]), "?")
+        entry = table.setdefault((name, where), CallSite(name, where))
+        entry.calls += 1
+        entry.bytes += max(r["bytes"], 0)
+        entry.ranks.add(rf.world_rank)
+        if r["flags"] & done_bit:
+            entry.seconds += max(r["t_done_ns"] - r["t_post_ns"], 0) / 1e9
+    return sorted(table.values(), key=lambda e: (-e.calls, e.call, e.site))

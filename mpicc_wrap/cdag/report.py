@@ -17,14 +17,16 @@ from mpicc_wrap.cdag.dataflow import SST, propagate
 from mpicc_wrap.cdag.detect import Instance, detect
 from mpicc_wrap.cdag.graph import SEND, Graph
 from mpicc_wrap.cdag.matching import Matching, match
+from mpicc_wrap.cdag.records import CallSite
 
-__all__ = ["PLAN_MAX", "Analysis", "Pattern", "analyse", "apply_times", "format_lines",
-           "format_matrix", "format_ranks", "matrix", "matrix_csv", "phases", "plan",
-           "to_json"]
+__all__ = ["PLAN_MAX", "Analysis", "Pattern", "analyse", "apply_times", "format_calls",
+           "format_lines", "format_matrix", "format_ranks", "matrix", "matrix_csv", "phases",
+           "plan", "to_json"]
 
 PREFIX = "mpicc-wrap: cDAG:"
 PLAN_MAX = 16  # plan lines the runtime times (CDAG_PLAN_MAX in cclib/mpiccwrap_cdag.c)
 PLAN_SIZE = 4096  # bytes of plan text it reads, "end" line included (CDAG_PLAN_SIZE)
+TEXT_CELLS = 32  # ranks per side of the text matrix before blocks of ranks are summed
 
 
 @dataclass
@@ -51,6 +53,8 @@ class Analysis:
     sst: SST
     patterns: list[Pattern]
     notes: list[str] = field(default_factory=list)
+    collectives: list[CallSite] = field(default_factory=list)  # the trace's, per site
+    probes: list[CallSite] = field(default_factory=list)
 
 
 def format_ranks(ranks: tuple[int, ...] | list[int]) -> str:
@@ -186,17 +190,54 @@ def matrix_csv(graph: Graph, matching: Matching) -> str:
     return "\n".join(rows) + "\n"
 
 
-def format_matrix(graph: Graph, matching: Matching) -> list[str]:
-    """A text table: one row per sender, "messages/bytes" per receiver."""
-    cells = matrix(graph, matching)
+def format_matrix(graph: Graph, matching: Matching, max_cells: int = TEXT_CELLS) -> list[str]:
+    """A text table: one row per sender, "messages/bytes" per receiver.  Past
+    ``max_cells`` ranks, blocks of consecutive ranks are summed into one cell (rows
+    and columns named "first-last"), so 1,024 ranks still fit a terminal."""
+    cells = _blocks(matrix(graph, matching), graph.nranks, max_cells)
     p = graph.nranks
-    width = max([len(f"{c}/{n}") for c, n in cells.values()] + [5])
-    lines = ["from\\to " + " ".join(f"{j:>{width}}" for j in range(p))]
-    for i in range(p):
+    block = max(1, -(-p // max_cells))
+    names = [str(b * block) if block == 1 else f"{b * block}-{min(p, (b + 1) * block) - 1}"
+             for b in range(-(-p // block))]
+    width = max([len(f"{c}/{n}") for c, n in cells.values()] + [len(x) for x in names] + [5])
+    lines = ["from\\to " + " ".join(f"{j:>{width}}" for j in names)]
+    for i, name in enumerate(names):
         row = [f"{cells[(i, j)][0]}/{cells[(i, j)][1]}" if (i, j) in cells else "."
-               for j in range(p)]
-        lines.append(f"{i:>7} " + " ".join(f"{x:>{width}}" for x in row))
+               for j in range(len(names))]
+        lines.append(f"{name:>7} " + " ".join(f"{x:>{width}}" for x in row))
     return lines
+
+
+def _blocks(cells: dict[tuple[int, int], tuple[int, int]], nranks: int,
+            max_cells: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """The cells summed over blocks of ranks (one rank per block up to max_cells)."""
+    block = max(1, -(-nranks // max_cells))
+    if block == 1:
+        return cells
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for (a, b), (count, size) in cells.items():
+        key = (a // block, b // block)
+        c0, s0 = out.get(key, (0, 0))
+        out[key] = (c0 + count, s0 + size)
+    return out
+
+
+def format_calls(sites: list[CallSite], what: str, timed: bool = True) -> list[str]:
+    """One line per (call, site): calls over all ranks, the ranks, the bytes they
+    passed in total, and (timed) the time spent inside the calls."""
+    if not sites:
+        return []
+    lines = [f"{what} per call site (calls over all ranks, bytes passed"
+             f"{', time inside' if timed else ''}):"]
+    for e in sites:
+        spent = f", {_seconds(e.seconds)}" if timed else ""
+        lines.append(f"  {e.call} at {e.site}: {e.calls} call(s) on ranks "
+                     f"{format_ranks(sorted(e.ranks))}, {e.bytes} bytes{spent}")
+    return lines
+
+
+def _seconds(t: float) -> str:
+    return f"{t * 1e3:.3g} ms" if t < 1 else f"{t:.3g} s"
 
 
 def to_json(analysis: Analysis) -> dict[str, Any]:
@@ -215,4 +256,11 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
         "notes": analysis.notes,
         "matrix": [{"src": a, "dst": b, "messages": c, "bytes": n}
                    for (a, b), (c, n) in sorted(matrix(graph, analysis.matching).items())],
+        "collectives": [_site_json(e) for e in analysis.collectives],
+        "probes": [_site_json(e) for e in analysis.probes],
     }
+
+
+def _site_json(e: CallSite) -> dict[str, Any]:
+    return {"call": e.call, "site": e.site, "calls": e.calls, "ranks": sorted(e.ranks),
+            "bytes": e.bytes, "seconds": e.seconds}

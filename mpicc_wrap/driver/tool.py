@@ -13,7 +13,9 @@ Subcommands:
   collectives to time goes to stdout (ended by "end"), their times come back on stdin
   ("index seconds" lines) and the report goes to stderr;
 * ``matrix DIR [--job ID] [--csv FILE] [--png FILE] [--json]``: who sent whom how many
-  messages and bytes in that run, and the patterns with their call sites; ``--png``
+  messages and bytes in that run (blocks of ranks past 32), the collectives and probes
+  per call site, and the patterns with their call sites (a run recorded with
+  ``MPICC_WRAP_CDAG=1`` or ``MPICC_WRAP_TRACE_DIR``); ``--png``
   draws the bytes as a heatmap (:mod:`mpicc_wrap.cdag.heatmap`, matplotlib).
 
 Bad input (unknown subcommand, missing or unreadable file, not a trace) is one
@@ -79,6 +81,8 @@ def _load_cdag(args: argparse.Namespace) -> Any:
     prog, notes = records.build_program(ranks)
     analysis = report.analyse(prog.graph)
     analysis.notes[:0] = notes
+    analysis.collectives = records.call_sites(ranks, "COLL")
+    analysis.probes = records.call_sites(ranks, "PROBE")
     return analysis
 
 
@@ -125,6 +129,8 @@ def _matrix(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(report.to_json(analysis), indent=2) + "\n")
         return 0
     lines = ["messages/bytes per pair of world ranks:", *report.format_matrix(graph, matching)]
+    lines += report.format_calls(analysis.collectives, "collectives")
+    lines += report.format_calls(analysis.probes, "probes that found a message", timed=False)
     lines += report.format_lines(analysis)
     sys.stdout.write("".join(line + "\n" for line in lines))
     return 0

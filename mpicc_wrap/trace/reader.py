@@ -148,8 +148,10 @@ def read_dir(directory: str | Path) -> list[RankTrace]:
         if len(start) == width and int.from_bytes(start, sys.byteorder) == magic:
             traces.append(read_file(entry))
     if not traces:
-        raise TraceError(f"{directory}: no mpicc-wrap trace files (MPICC_WRAP_TRACE_DIR "
-                         f"names the directory a run writes them to)")
+        hint = (": the run made no checks; `mpicc-wrap-tool matrix DIR` prints its "
+                "communication trace" if any(folder.glob("mpiccwrap-*-*.cdag")) else
+                " (MPICC_WRAP_TRACE_DIR names the directory a run writes them to)")
+        raise TraceError(f"{directory}: no mpicc-wrap check records{hint}")
     return sorted(traces, key=lambda t: (t.world_rank, t.pid, t.path))
 
 

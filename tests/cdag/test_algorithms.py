@@ -9,7 +9,7 @@ import pytest
 from mpicc_wrap.cdag.dataflow import propagate
 from mpicc_wrap.cdag.graph import Program
 from mpicc_wrap.cdag.matching import match
-from mpicc_wrap.cdag.report import analyse, format_lines, format_ranks, matrix
+from mpicc_wrap.cdag.report import analyse, format_lines, format_matrix, format_ranks, matrix
 from mpicc_wrap.cdag.waitsets import has_barrier_semantics, wait_sets
 
 
@@ -234,6 +234,21 @@ def test_matrix_counts_messages_and_bytes_per_pair() -> None:
     prog = P.linear_bcast(3, size=8, reps=2)
     m = matrix(prog.graph, match(prog.graph))
     assert m == {(0, 1): (2, 16), (0, 2): (2, 16)}
+
+
+def test_text_matrix_sums_blocks_of_ranks_past_32() -> None:
+    """1,024 ranks, a ring: 32 x 32 cells of 32 ranks; a block sends 31 messages to
+    itself and one to the next block (the last to the first)."""
+    prog = Program(1024)
+    for r in range(1024):
+        prog.send(r, (r + 1) % 1024, 8)
+        prog.recv((r + 1) % 1024, r, 8)
+    lines = format_matrix(prog.graph, match(prog.graph))
+    assert len(lines) == 33 and lines[0].split()[1:3] == ["0-31", "32-63"]
+    assert lines[1].split()[:4] == ["0-31", "31/248", "1/8", "."]
+    assert lines[32].split()[1] == "1/8" and lines[32].split()[-1] == "31/248"
+    small = format_matrix(P.linear_bcast(3).graph, match(P.linear_bcast(3).graph))
+    assert small[1].split() == ["0", ".", "1/8", "1/8"]
 
 
 def test_a_rewritten_buffer_is_not_forwarded_data() -> None:

@@ -126,3 +126,27 @@ def test_matrix_holds_the_messages_the_program_sends(exe: Path, tmp_path: Path) 
         "src,dst,messages,bytes", "0,1,3,96", "0,2,4,100", "0,3,3,96", "1,3,1,4", "2,0,1,4"]
     assert "pattern MPI_Bcast root=0" in tool.stdout
     assert "      0     .  3/96 4/100  3/96" in tool.stdout.splitlines()
+
+
+def test_trace_dir_records_collectives_and_probes_per_site(exe: Path, tmp_path: Path) -> None:
+    """MPICC_WRAP_TRACE_DIR alone: the files are written, no analysis runs at the end,
+    and the report counts the collectives and probes of each call site."""
+    for pattern in ("collectives", "gather"):
+        env = {"MPICC_WRAP_TRACE_DIR": str(tmp_path / pattern)}
+        (tmp_path / pattern).mkdir()
+        plain = mpirun.mpiexec(exe, 4, [pattern, "3"], timeout=90, cwd=tmp_path)
+        traced = mpirun.mpiexec(exe, 4, [pattern, "3"], timeout=90, cwd=tmp_path, env=env)
+        assert traced.returncode == 0 and not traced.timed_out, traced.output
+        assert "cDAG" not in traced.stderr
+        assert mpirun.rank_lines(traced.stdout) == mpirun.rank_lines(plain.stdout)
+    tool = mpirun.run([mpirun.tool("mpicc-wrap-tool"), "matrix", "--json",
+                       str(tmp_path / "collectives")])
+    assert tool.returncode == 0, tool.output
+    calls = {(c["call"], c["calls"], c["bytes"], tuple(c["ranks"]))
+             for c in json.loads(tool.stdout)["collectives"]}
+    assert calls == {("MPI_Allreduce", 12, 12 * 32, (0, 1, 2, 3)),
+                     ("MPI_Bcast", 12, 12 * 32, (0, 1, 2, 3))}
+    text = mpirun.run([mpirun.tool("mpicc-wrap-tool"), "matrix", str(tmp_path / "gather")])
+    assert "MPI_Probe at handwritten.c:" in text.stdout and "9 call(s) on ranks 0, 288 bytes" \
+        in text.stdout, text.stdout
+    assert "pattern MPI_Gather root=0" in text.stdout

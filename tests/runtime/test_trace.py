@@ -134,7 +134,7 @@ def test_unwritable_trace_dir_is_a_note_not_a_failure(programs: dict[str, Path],
 
 
 def test_reader_refuses_foreign_and_other_version_files(tmp_path: Path) -> None:
-    with pytest.raises(reader.TraceError, match="no mpicc-wrap trace files"):
+    with pytest.raises(reader.TraceError, match="no mpicc-wrap check records"):
         (tmp_path / "notes.txt").write_text("hello\n")
         reader.read_dir(tmp_path)
     with pytest.raises(reader.TraceError, match="not a directory"):

@@ -307,6 +307,13 @@ static void master_worker(void)
         }
 }
 
+/* Real collectives, for the trace's per-site counts (MPICC_WRAP_TRACE_DIR). */
+static void collectives(void)
+{
+    MPI_Allreduce(buf, out, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Bcast(buf, N, MPI_DOUBLE, size - 1, MPI_COMM_WORLD);
+}
+
 static void extra(int k)
 {
     /* an unrelated message between two ranks, of another size */
@@ -360,6 +367,8 @@ int main(int argc, char **argv)
             pipeline();
         else if (!strcmp(what, "master_worker"))
             master_worker();
+        else if (!strcmp(what, "collectives"))
+            collectives();
         if (noise)
             extra(k);
     }
