@@ -31,10 +31,10 @@
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "mpiccwrap_cc.h"
+#include "mpiccwrap_text.h"
 #include "mpiccwrap_hang.h"
 #include "mpiccwrap_recorder.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,33 +59,8 @@ struct mw_record {
 /* The report is built in memory and written with one call, then rank 0 pauses
  * briefly before MPI_Abort: written piecemeal, part of it could be lost when the
  * process manager tears the job down. */
-static struct {
-    char *text;
-    size_t len, cap;
-} mw_report_buf;
-
-static void mw_out(const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (mw_report_buf.len + (size_t)n + 1 > mw_report_buf.cap) {
-        size_t cap = 2 * (mw_report_buf.len + (size_t)n + 1);
-        char *text = realloc(mw_report_buf.text, cap);
-        if (!text)
-            return;
-        mw_report_buf.text = text;
-        mw_report_buf.cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(mw_report_buf.text + mw_report_buf.len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    mw_report_buf.len += (size_t)n;
-}
+static struct mpiccwrap_text mw_report_buf;
+#define mw_out(...) mpiccwrap_text_printf(&mw_report_buf, __VA_ARGS__)
 
 static void mw_flush(void)
 {

@@ -21,9 +21,9 @@
  */
 #define _POSIX_C_SOURCE 200809L /* popen */
 #include "mpiccwrap_hang.h"
+#include "mpiccwrap_text.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,33 +213,8 @@ int mpiccwrap_wf_verdict(const struct mpiccwrap_wf_state *st, int n, char *rel)
 
 /* -- report ----------------------------------------------------------------------------- */
 
-static struct {
-    char *text;
-    size_t len, cap;
-} wf_buf;
-
-static void wf_out(const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (wf_buf.len + (size_t)n + 1 > wf_buf.cap) {
-        size_t cap = 2 * (wf_buf.len + (size_t)n + 1);
-        char *t = realloc(wf_buf.text, cap);
-        if (!t)
-            return;
-        wf_buf.text = t;
-        wf_buf.cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(wf_buf.text + wf_buf.len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    wf_buf.len += (size_t)n;
-}
+static struct mpiccwrap_text wf_buf;
+#define wf_out(...) mpiccwrap_text_printf(&wf_buf, __VA_ARGS__)
 
 /* Take the text written since `mark` out of the buffer, as a new string. */
 static char *wf_take(size_t mark)
