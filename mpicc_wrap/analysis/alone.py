@@ -28,7 +28,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis.cfg import CFG
 from mpicc_wrap.frontend import positions
 
-__all__ = ["alone_edges"]
+__all__ = ["alone_edges", "alone_test", "size_vars"]
 
 # comparison -> (the constant, index of the successor taken when s == 1 is the answer)
 # A test "s OP k" whose true/false edge is taken exactly when the communicator has one
@@ -97,14 +97,27 @@ def _test(pred: c_ast.Node) -> tuple[str, int] | None:
     return None
 
 
+def size_vars(body: c_ast.Node) -> dict[str, str]:
+    """Size variable -> the C text of its communicator, for the locals that hold
+    ``MPI_Comm_size`` of a communicator the function never writes (rule above)."""
+    scan = _Writes()
+    scan.visit(body)
+    return {s: comms[0] for s, comms in scan.sizes.items()
+            if s in scan.locals and len(set(comms)) == 1 and not scan.other.get(s)
+            and not scan.other.get(comms[0])}
+
+
+def alone_test(pred: c_ast.Node, sizes: dict[str, str]) -> tuple[str, int] | None:
+    """(communicator text, 0 for the true arm / 1 for the false arm) when one arm of a
+    test of ``pred`` is taken only when that communicator has a single member."""
+    found = _test(pred)
+    return (sizes[found[0]], found[1]) if found and found[0] in sizes else None
+
+
 def alone_edges(cfg: CFG, func: c_ast.FuncDef) -> dict[str, set[tuple[int, int]]]:
     """Communicator C text -> the CFG edges (branch, successor) taken only when that
     communicator has a single member (rule in the module docstring)."""
-    scan = _Writes()
-    scan.visit(func.body)
-    sizes = {s: comms[0] for s, comms in scan.sizes.items()
-             if s in scan.locals and len(set(comms)) == 1 and not scan.other.get(s)
-             and not scan.other.get(comms[0])}
+    sizes = size_vars(func.body)
     if not sizes:
         return {}
     edges: dict[str, set[tuple[int, int]]] = {}

@@ -87,6 +87,9 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         self._handle_names: dict[str, str] = {}
         self._colours: dict[str, set[str]] = {}
         self._signs: Signs | None = None  # set by the solver (signs.py)
+        # Every reason met in the current function, when it has "alone" tests
+        # (statements.py: an exit taken only when alone in a communicator)
+        self._reasons_in: set[str] | None = None
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -114,6 +117,8 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
                 e, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.ID)) and (
                 positions.c_text(e) in self._colours.get(self._func.name, ())):
             r = None  # the split colour of the communicator judged against
+        if r and self._reasons_in is not None:
+            self._reasons_in.add(r)
         if not self.store.readonly:
             if r:
                 self._seen[id(e)] = r
@@ -346,6 +351,10 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
             if i < len(args):
                 self._write(self._out(args[i]), None, strong=True)
         return None
+
+    def _rank_seed(self, call: c_ast.FuncCall) -> str:
+        """The reason an ``MPI_Comm_rank`` call's output carries."""
+        return self._seed(call, _KIND_REASON["rank"])
 
     def _seed(self, e: c_ast.Node, template: str) -> str:
         line = getattr(getattr(e, "coord", None), "line", 0) or 0

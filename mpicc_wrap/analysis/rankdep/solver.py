@@ -201,6 +201,7 @@ class RankDependence(Statements):
 
     def _enter(self, func: str | None, env: dict[str, str]) -> None:
         self._func = self._funcs.get(func) if func else None
+        self._track_reasons(self._func)
         self._env = dict(env)
         self._ctrl = None
         self._entry_ctrl = None

@@ -1,12 +1,37 @@
 """Statements: φ-gating of writes under multi-valued predicates, early exits, loops
-(iterated to a fixed point with widening), switch fall-through, declarations."""
+(iterated to a fixed point with widening), switch fall-through, declarations.
+
+Alone arms (beyond both papers; pnetcdf's ``ncmpi_open``, benchmarks/realcode-fp/03)::
+
+    MPI_Comm_rank(comm, &rank); MPI_Comm_size(comm, &nprocs);
+    if (rank == 0) { format = read_header(); if (nprocs == 1 && format < 0) return format; }
+    ... files[n++] = f;   /* a global table every later collective's guard reads */
+
+The arm of a test ``s == 1`` (``analysis/alone.py``) on the size ``s`` of ``c`` runs only
+when ``c`` has one member.  The solve takes ``MPI_Comm_size(c)`` as equal on every
+process (package docstring), so in a run either every process that reaches the test
+is alone in its ``c`` -- then every ``MPI_Comm_rank(c)`` is 0 and whatever derives from
+it only is single-valued -- or none is, and nobody takes the arm.  So when everything
+multi-valued the function has met so far derives from ``MPI_Comm_rank(c)`` alone (its
+reasons are that seed's, nothing reached it from its callers), the alone arm is walked
+ungated, its exits gate nothing, and the test gates neither arm."""
 
 from __future__ import annotations
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis.alone import alone_test, size_vars
 from mpicc_wrap.analysis.rankdep.expressions import Expressions, join
-from mpicc_wrap.analysis.rankdep.locations import Ret, deref, is_function_type
+from mpicc_wrap.analysis.rankdep.locations import (
+    Ctl,
+    FunctionFacts,
+    Param,
+    Ret,
+    callee,
+    deref,
+    is_function_type,
+)
+from mpicc_wrap.frontend import positions
 
 __all__ = ["Statements"]
 
@@ -20,6 +45,46 @@ class Statements(Expressions):
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
         self.steps = 0  # statements walked: a deterministic measure of the work done
+        # per function: its size variables (alone.py) and the reasons of its
+        # MPI_Comm_rank seeds per communicator text; the reasons met in it so far
+        self._alone: dict[str, tuple[dict[str, str], dict[str, set[str]]]] = {}
+        self._met: dict[str, set[str]] = {}
+
+    def _alone_facts(self, f: FunctionFacts) -> tuple[dict[str, str], dict[str, set[str]]]:
+        if f.name not in self._alone:
+            sizes = size_vars(f.body)
+            seeds: dict[str, set[str]] = {}
+            if sizes:
+                for call in _Calls.of(f.body, ("MPI_Comm_rank", "PMPI_Comm_rank")):
+                    if call.args is not None and call.args.exprs:
+                        text = positions.c_text(call.args.exprs[0])
+                        seeds.setdefault(text, set()).add(self._rank_seed(call))
+            self._alone[f.name] = (sizes, seeds)
+        return self._alone[f.name]
+
+    def _track_reasons(self, f: FunctionFacts | None) -> None:
+        """Collect the reasons met in ``f`` when it has size variables (union over the
+        solver's walks, so the decisions below only go from ungated to gated)."""
+        self._reasons_in = (self._met.setdefault(f.name, set())
+                            if f is not None and self._alone_facts(f)[0] else None)
+
+    def _alone_arm(self, s: c_ast.If, cond: str | None) -> int | None:
+        """The arm (0: then, 1: else) of ``s`` walked ungated by the rule above."""
+        f = self._func
+        if f is None or not cond:
+            return None
+        sizes, seeds = self._alone_facts(f)
+        found = alone_test(s.cond, sizes) if sizes else None
+        if found is None:
+            return None
+        allowed = seeds.get(found[0], set())
+        if (not allowed or self._entry_ctrl or self.store.fallback or cond not in allowed
+                or (self._ctrl and self._ctrl not in allowed)
+                or self.store.get(Ctl(f.name))
+                or any(self.store.get(Param(f.name, i)) for i in range(len(f.params)))
+                or not self._met.get(f.name, set()) <= allowed):
+            return None
+        return found[1]
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         if s is None:
@@ -62,11 +127,28 @@ class Statements(Expressions):
     def visit_If(self, s: c_ast.If) -> dict[str, str]:
         cond = self._value(s.cond)
         before = dict(self._env)
+        arm = self._alone_arm(s, cond)
+        if arm is not None:
+            return self._if_alone(s, arm, before)
         with self._gated(cond):
             gates = self._stmt(s.iftrue)
             after_true, self._env = self._env, before
             gates = {**self._stmt(s.iffalse), **gates}
         self._env = join(after_true, self._env)
+        return gates
+
+    def _if_alone(self, s: c_ast.If, arm: int, before: dict[str, str]) -> dict[str, str]:
+        """An alone arm (module docstring): walked ungated, its exits dropped; the other
+        arm is walked under the enclosing gate only."""
+        alone, other = (s.iftrue, s.iffalse) if arm == 0 else (s.iffalse, s.iftrue)
+        saved, self._ctrl = self._ctrl, None
+        try:
+            self._stmt(alone)
+        finally:
+            self._ctrl = saved
+        after_alone, self._env = self._env, before
+        gates = self._stmt(other)
+        self._env = join(after_alone, self._env)
         return gates
 
     def visit_While(self, s: c_ast.Node) -> dict[str, str]:
@@ -145,6 +227,25 @@ class Statements(Expressions):
 
     visit_EmptyStatement = visit_Pragma = visit_Asm = _nothing
     visit_PreprocessorLine = visit_Typedef = _nothing
+
+
+class _Calls(c_ast.NodeVisitor):
+    """The calls of some functions, by name, in a subtree."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.found: list[c_ast.FuncCall] = []
+
+    @classmethod
+    def of(cls, node: c_ast.Node, names: tuple[str, ...]) -> list[c_ast.FuncCall]:
+        scan = cls(names)
+        scan.visit(node)
+        return scan.found
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        if callee(node) in self.names:
+            self.found.append(node)
+        self.generic_visit(node)
 
 
 Statements.STATEMENTS = frozenset(
