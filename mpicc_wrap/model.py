@@ -67,6 +67,8 @@ class ParsedTU:
     # Names called (followed by "(") on system-header lines: libc and friends, never
     # user code with collectives (the frontend's one notion of a system header).
     system_calls: frozenset[str] = frozenset()
+    # Function -> parameters declared pointer-to-const (frontend/prototypes.py)
+    const_params: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def loc(self, pos: Pos) -> Loc:
         """Map a preprocessed-text position to the user's file, line and column."""

@@ -50,7 +50,8 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
         loc = tu.loc(Pos(line, 1))
         return f"{os.path.basename(loc.file)}:{loc.line}"
 
-    return rankdep.RankDependence(tu.ast, external, loc=where, handle_names=tu.handle_names)
+    return rankdep.RankDependence(tu.ast, external, loc=where, handle_names=tu.handle_names,
+                                  const_params=tu.const_params)
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],

@@ -18,16 +18,17 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
 from mpicc_wrap import fileutil
 from mpicc_wrap.frontend import gnumask
+from mpicc_wrap.frontend.prototypes import const_pointer_params
 from mpicc_wrap.switches import Options, cache_dir
 
-FORMAT = "mpicc-wrap-headers-1"  # bump when the cached content changes meaning
+FORMAT = "mpicc-wrap-headers-2"  # bump when the cached content changes meaning
 
 # Types GCC knows without a declaration that pycparserext does not.
 BUILTIN_TYPES = frozenset(
@@ -50,6 +51,7 @@ class HeaderInfo:
 
     typedefs: frozenset[str]
     noreturn: frozenset[str]
+    const_params: dict[str, frozenset[int]] = field(default_factory=dict)  # prototypes.py
 
 
 def forget() -> None:
@@ -71,6 +73,7 @@ def header_info_chain(chunks: list[str], options: Options) -> HeaderInfo | None:
     alone (a header opened inside a declaration), all chunks are parsed as one text.
     """
     key, typedefs, noreturn = FORMAT, frozenset[str](), frozenset[str]()
+    const: dict[str, frozenset[int]] = {}
     for chunk in chunks:
         if not chunk.strip():
             continue
@@ -79,7 +82,8 @@ def header_info_chain(chunks: list[str], options: Options) -> HeaderInfo | None:
         if info is None:
             return header_info("\n".join(chunks), options)
         typedefs, noreturn = typedefs | info.typedefs, noreturn | info.noreturn
-    return HeaderInfo(typedefs, noreturn)
+        const.update(info.const_params)
+    return HeaderInfo(typedefs, noreturn, const)
 
 
 def header_info(text: str, options: Options) -> HeaderInfo | None:
@@ -110,7 +114,8 @@ def _parse_headers(text: str, seeds: frozenset[str]) -> HeaderInfo | None:
     except Exception:  # pycparser raises ParseError and, on odd input, others
         return None
     typedefs = {n.name for n in ast.ext if isinstance(n, c_ast.Typedef) and n.name}
-    return HeaderInfo(frozenset(typedefs), frozenset(noreturn_names(ast.ext)))
+    return HeaderInfo(frozenset(typedefs), frozenset(noreturn_names(ast.ext)),
+                      const_pointer_params(ast.ext))
 
 
 def noreturn_names(nodes: list[c_ast.Node]) -> set[str]:
@@ -154,7 +159,8 @@ def _load(path: str) -> tuple[bool, HeaderInfo | None]:
             return False, None
         if not data["ok"]:
             return True, None
-        return True, HeaderInfo(frozenset(data["typedefs"]), frozenset(data["noreturn"]))
+        const = {name: frozenset(ix) for name, ix in data["const_params"].items()}
+        return True, HeaderInfo(frozenset(data["typedefs"]), frozenset(data["noreturn"]), const)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False, None
 
@@ -162,7 +168,9 @@ def _load(path: str) -> tuple[bool, HeaderInfo | None]:
 def _store(path: str, info: HeaderInfo | None) -> None:
     data = {"format": FORMAT, "ok": info is not None,
             "typedefs": sorted(info.typedefs) if info else [],
-            "noreturn": sorted(info.noreturn) if info else []}
+            "noreturn": sorted(info.noreturn) if info else [],
+            "const_params": {n: sorted(ix) for n, ix in sorted(info.const_params.items())}
+            if info else {}}
     write_atomic(path, json.dumps(data))
 
 

@@ -148,6 +148,20 @@ def test_noreturn_from_headers_and_user_code(tmp_path: Path, options: Options) -
     assert "live" not in tu.noreturn and "malloc" not in tu.noreturn
 
 
+def test_const_pointer_parameters_from_headers_and_user_code(tmp_path: Path,
+                                                             options: Options) -> None:
+    """Parameters declared ``const T *`` (frontend/prototypes.py), from the system
+    headers (through the header cache, in a new process too) and the user's code."""
+    src = PRELUDE + ("int mine(const double *in, double *out, char **end, "
+                     "const char *const *names, int n, ...);\n")
+    tu = parse(tmp_path, src, options)
+    assert tu.const_params["mine"] == {0, 3}
+    assert tu.const_params["strlen"] == {0} and tu.const_params["strchr"] == {0}
+    assert tu.const_params["memcpy"] == {1} and "memset" not in tu.const_params
+    headercache.forget()  # a new process: the facts come from the disk cache
+    assert parse(tmp_path, src, options).const_params == tu.const_params
+
+
 def system_header(tmp: Path, text: str, name: str = "lib.h") -> tuple[str, ...]:
     """Write sys/NAME (a system header via -isystem); the flags to find it."""
     (tmp / "sys").mkdir(exist_ok=True)

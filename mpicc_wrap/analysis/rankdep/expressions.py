@@ -87,6 +87,7 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         self._handle_names: dict[str, str] = {}
         self._colours: dict[str, set[str]] = {}
         self._signs: Signs | None = None  # set by the solver (signs.py)
+        self._const_params: dict[str, frozenset[int]] = {}  # set by the solver
         # Every reason met in the current function, when it has "alone" tests
         # (statements.py: an exit taken only when alone in a communicator)
         self._reasons_in: set[str] | None = None
@@ -292,7 +293,10 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
                                                f"{name}() at {{loc}})")
         shared = set(summary.shared_outputs) if summary is not None else set()
         if not catalogue.reads_only(name or ""):
+            consts = self._const_params.get(name or "", frozenset())
             for i, a in enumerate(args):
+                if i in consts:  # declared const T *: not written (prototypes.py)
+                    continue
                 if i in shared:  # a collective's result, equal on all ranks (outputs.py)
                     self._write(self._out(a), None, strong=True)
                 else:
@@ -316,7 +320,8 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
 
     def _pass_pointer(self, param: Local, arg: c_ast.Node) -> None:
         """``&x`` of a tracked local: x and the callee's ``*param`` exchange values
-        (x may be written by the call); any other pointer: the param points to it."""
+        (x may be written by the call); any other pointer: the param points to it (what
+        the callee writes through it under a gate, its walk marks: ``Ctl``)."""
         while isinstance(arg, c_ast.Cast):
             arg = arg.expr
         f = self._func
@@ -326,10 +331,8 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
             if self._env.get(name):
                 self.store.mark(deref(param), self._env[name])
             self._write([("env", name)], self.store.get(deref(param)), strong=False)
-        else:
+        else:  # the callee's own writes through it are gated by Ctl(callee)
             self.store.add_pts(param, self._pointees(arg))
-            if self._ctrl:
-                self._write(self._out(arg), None, strong=False)
 
     def _call_source(self, e: c_ast.FuncCall, args: list[c_ast.Node],
                      source: tuple[bool, set[int]]) -> str | None:

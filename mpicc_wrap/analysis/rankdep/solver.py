@@ -46,11 +46,14 @@ class RankDependence(Statements):
     def __init__(self, ast: c_ast.FileAST, external: dict[str, FunctionSummary],
                  loc: Callable[[int], str] | None = None,
                  handle_names: dict[str, str] | None = None,
-                 within: Loc | None = None, signs: Signs | None = None) -> None:
+                 within: Loc | None = None, signs: Signs | None = None,
+                 const_params: dict[str, frozenset[int]] | None = None) -> None:
         """``handle_names``: the MPI library's handle expansions (``MPI_COMM_NULL``...);
         ``within``: solve relative to the communicator whose handle is stored there
         (``communicators.py``; None: relative to MPI_COMM_WORLD); ``signs``: the TU's
-        sign facts when already computed (they do not depend on ``within``)."""
+        sign facts when already computed (they do not depend on ``within``);
+        ``const_params``: parameters prototypes declare pointer-to-const, which calls
+        of external functions do not write (``frontend/prototypes.py``)."""
         defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
         funcs = {d.decl.name: function_facts(d) for d in defs}
         self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
@@ -66,6 +69,7 @@ class RankDependence(Statements):
             self._colours = {n: c for n, f in funcs.items()
                              if (c := colour_facts(f, within, variables))}
         self._signs = signs or Signs(funcs)  # a relative solve shares the world's
+        self._const_params = const_params or {}
         self.walks = 0  # unit walks the solver made (for the stress tests)
         self._solve()
 
@@ -84,7 +88,7 @@ class RankDependence(Statements):
         if within not in self._relative:
             self._relative[within] = RankDependence(
                 self._ast, self._external, self._loc, self._handle_names, within,
-                self._signs
+                self._signs, self._const_params
             ) if self._relative_differs(within) else self
         return self._relative[within]._reason(func_name, expr)
 

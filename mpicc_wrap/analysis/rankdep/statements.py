@@ -14,7 +14,9 @@ is alone in its ``c`` -- then every ``MPI_Comm_rank(c)`` is 0 and whatever deriv
 it only is single-valued -- or none is, and nobody takes the arm.  So when everything
 multi-valued the function has met so far derives from ``MPI_Comm_rank(c)`` alone (its
 reasons are that seed's, nothing reached it from its callers), the alone arm is walked
-ungated, its exits gate nothing, and the test gates neither arm."""
+ungated with every local single-valued, its exits gate nothing, and the test gates
+neither arm.  (``if (nprocs > 1) { Bcast(&format); ... }`` then leaves ``format``
+single-valued after the join: the root's copy survives only where it is alone.)"""
 
 from __future__ import annotations
 
@@ -71,14 +73,15 @@ class Statements(Expressions):
     def _alone_arm(self, s: c_ast.If, cond: str | None) -> int | None:
         """The arm (0: then, 1: else) of ``s`` walked ungated by the rule above."""
         f = self._func
-        if f is None or not cond:
+        if f is None:
             return None
         sizes, seeds = self._alone_facts(f)
         found = alone_test(s.cond, sizes) if sizes else None
         if found is None:
             return None
         allowed = seeds.get(found[0], set())
-        if (not allowed or self._entry_ctrl or self.store.fallback or cond not in allowed
+        if (not allowed or self._entry_ctrl or self.store.fallback
+                or (cond and cond not in allowed)
                 or (self._ctrl and self._ctrl not in allowed)
                 or self.store.get(Ctl(f.name))
                 or any(self.store.get(Param(f.name, i)) for i in range(len(f.params)))
@@ -142,6 +145,7 @@ class Statements(Expressions):
         arm is walked under the enclosing gate only."""
         alone, other = (s.iftrue, s.iffalse) if arm == 0 else (s.iffalse, s.iftrue)
         saved, self._ctrl = self._ctrl, None
+        self._env = {}  # every multi-valued local derives from the rank, 0 here
         try:
             self._stmt(alone)
         finally:

@@ -1,0 +1,46 @@
+"""What prototypes say an external function cannot write: the parameters declared
+pointer-to-const (``int open(const char *file, int flags, ...)``), read from the
+system headers (``headercache``: cached with their other facts) and the user's code.
+
+A call of an unknown function is assumed to write, through each pointer argument,
+a value derived from its other arguments (package docstring).  Writing through a
+``const T *`` parameter would mean casting the qualifier away, which well-behaved
+library code does not do (and which is undefined for objects defined const), so
+those arguments are left alone by the rank-dependence analysis: pnetcdf's
+``open(path, ...)`` under ``if (rank == 0)`` no longer makes the caller's file name
+per-process.  Arguments past the
+prototype's parameters (variadic ones: ``sscanf``'s outputs) are still written.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+__all__ = ["const_pointer_params"]
+
+
+def _const_pointee(t: c_ast.Node) -> bool:
+    """True for ``const T *`` (and ``T *const *``...): the pointed-to object is const."""
+    if type(t).__name__ != "PtrDecl":
+        return False
+    target = t.type
+    return "const" in (getattr(target, "quals", None) or [])
+
+
+def const_pointer_params(nodes: list[c_ast.Node]) -> dict[str, frozenset[int]]:
+    """Function name -> indexes of its parameters declared pointer-to-const, from the
+    file-scope prototypes and definitions among ``nodes``."""
+    out: dict[str, frozenset[int]] = {}
+    for node in nodes:
+        decl = node.decl if isinstance(node, c_ast.FuncDef) else node
+        if not isinstance(decl, c_ast.Decl) or not decl.name:
+            continue
+        ftype = decl.type
+        if type(ftype).__name__ not in ("FuncDecl", "FuncDeclExt") or ftype.args is None:
+            continue
+        params = ftype.args.params or []
+        found = frozenset(i for i, p in enumerate(params)
+                          if isinstance(p, c_ast.Decl) and _const_pointee(p.type))
+        if found:
+            out[decl.name] = found
+    return out
