@@ -242,6 +242,8 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         if isinstance(e, c_ast.ID):
             return [self._target(e.name)], None
         if isinstance(e, c_ast.ArrayRef):
+            if self._env_array(e.name):  # one element of a tracked array: a weak write
+                return [("env", e.name.name)], self._value(e.subscript)
             where = self._value(e.subscript) or self._value(e.name)
             return [("loc", k) for k in sorted(self._pointees(e.name), key=str)], where
         if isinstance(e, c_ast.UnaryOp) and e.op == "*":
@@ -352,8 +354,26 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
                 self._write(self._out(args[i]), self._seed(e, template), strong=False)
         for i in entry.shared_outputs:
             if i < len(args):
-                self._write(self._out(args[i]), None, strong=True)
+                self._write(self._out(args[i]), None, strong=self._covers(entry, args, i))
         return None
+
+    def _covers(self, entry: catalogue.MPIFunc, args: list[c_ast.Node], i: int) -> bool:
+        """A shared output overwrites what it names: true unless it is a tracked array
+        (``a``, ``&a``) the call's constant count does not fill from its start."""
+        arg = args[i]
+        while isinstance(arg, c_ast.Cast):
+            arg = arg.expr
+        if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
+            arg = arg.expr
+            if isinstance(arg, c_ast.ArrayRef) and self._env_array(arg.name):
+                return False  # &a[k]: some elements only
+        if not self._env_array(arg) or self._func is None:
+            return True
+        length = self._func.arrays[arg.name]  # type: ignore[attr-defined]
+        count = args[entry.count] if entry.count is not None and entry.count < len(args) \
+            else None
+        return (length is not None and isinstance(count, c_ast.Constant)
+                and count.value.isdigit() and int(count.value) >= length)
 
     def _rank_seed(self, call: c_ast.FuncCall) -> str:
         """The reason an ``MPI_Comm_rank`` call's output carries."""
@@ -364,10 +384,17 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         return template.format(name=callee(e) if isinstance(e, c_ast.FuncCall) else "",
                                loc=self._loc(line))
 
+    def _env_array(self, e: c_ast.Node) -> bool:
+        """``e`` names a local array tracked as one value (``locations.env_arrays``)."""
+        return (isinstance(e, c_ast.ID) and self._func is not None
+                and e.name in self._func.arrays)
+
     def _out(self, arg: c_ast.Node) -> list[Target]:
         """Locations a callee may write through argument ``arg``."""
         if isinstance(arg, c_ast.Cast):
             return self._out(arg.expr)
+        if self._env_array(arg):
+            return [("env", arg.name)]  # type: ignore[attr-defined]
         if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
             return self._lvalue(arg.expr)[0]
         return [("loc", k) for k in sorted(self._pointees(arg), key=str)]

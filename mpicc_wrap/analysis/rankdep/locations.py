@@ -13,11 +13,11 @@ processes, the points-to sets, and which locations the unit being walked read an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis import graphs
+from mpicc_wrap.analysis import catalogue, graphs
 
 __all__ = [
     "ANY", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "Ctl", "Deref", "Field",
@@ -224,6 +224,8 @@ class FunctionFacts:
     returns_scalar: bool
     has_goto: bool
     calls: list[str]  # names of the functions it calls, in order
+    # Tracked local arrays (``env_arrays``) -> their constant length (None: unknown)
+    arrays: dict[str, int | None] = field(default_factory=dict)
 
 
 def is_scalar(t: c_ast.Node | None) -> bool:
@@ -287,7 +289,8 @@ class _Scan(c_ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def function_facts(defn: c_ast.FuncDef) -> FunctionFacts:
+def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset()
+                   ) -> FunctionFacts:
     params = param_names(defn.decl)
     scan = _Scan()
     scan.visit(defn.body)
@@ -305,10 +308,95 @@ def function_facts(defn: c_ast.FuncDef) -> FunctionFacts:
     # Names whose address is taken other than as a direct argument of a named call
     # (assumption: callees do not keep such pointers beyond the call).
     escaping = {n.expr.name for n in scan.address_of if id(n) not in scan.call_args}
+    arrays = env_arrays(defn, scan.decls, defined)
     return FunctionFacts(
-        defn.decl.name, params, defn.body, local, local - arrays_or_static - escaping,
-        scalars, is_scalar(getattr(defn.decl.type, "type", None)), scan.has_goto,
-        scan.calls)
+        defn.decl.name, params, defn.body, local,
+        (local - arrays_or_static - escaping) | set(arrays), scalars,
+        is_scalar(getattr(defn.decl.type, "type", None)), scan.has_goto, scan.calls, arrays)
+
+
+def env_arrays(defn: c_ast.FuncDef, decls: list[c_ast.Decl], defined: frozenset[str]
+               ) -> dict[str, int | None]:
+    """Local one-dimensional arrays of scalars tracked flow-sensitively as one value
+    (the pack-broadcast-unpack pattern: ``msg[0] = format; MPI_Bcast(msg, 2, ...);
+    format = msg[0];`` leaves ``format`` single-valued).  Every use of the name must be
+    an element access, ``sizeof``, or a direct argument (``msg``, ``&msg``,
+    ``&msg[k]``, under casts) of a blocking call of a function the TU does not define
+    (its writes are the call's outputs; it keeps no pointer: nonblocking MPI calls
+    and the TU's own functions disqualify the array)."""
+    out: dict[str, int | None] = {}
+    for node in decls:
+        t = node.type
+        if (node.name and isinstance(t, c_ast.ArrayDecl) and is_scalar(t.type)
+                and "static" not in (node.storage or [])):
+            dim = t.dim.value if isinstance(t.dim, c_ast.Constant) else None
+            out[node.name] = int(dim, 0) if dim and dim.isdigit() else None
+    if out:
+        uses = _ArrayUses(set(out), defined)
+        uses.visit(defn.body)
+        for name in uses.escaping:
+            out.pop(name, None)
+    return out
+
+
+class _ArrayUses(c_ast.NodeVisitor):
+    """Which candidate array names are used other than as ``env_arrays`` allows."""
+
+    def __init__(self, names: set[str], defined: frozenset[str]) -> None:
+        self.names = names
+        self.defined = defined
+        self.escaping: set[str] = set()
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        if node.name in self.names:
+            self.escaping.add(node.name)  # a use not allowed below
+
+    def visit_ArrayRef(self, node: c_ast.ArrayRef) -> None:
+        if not (isinstance(node.name, c_ast.ID) and node.name.name in self.names):
+            self.visit(node.name)
+        self.visit(node.subscript)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op == "sizeof" and isinstance(node.expr, c_ast.ID):
+            return
+        found = _array_arg(node, self.names) if node.op == "&" else None
+        if found is not None:
+            self.escaping.add(found)  # its address, other than as a call's argument
+        self.generic_visit(node)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        name = callee(node)
+        entry = catalogue.lookup(name) if name else None
+        allowed = (name is not None and name not in self.defined
+                   and (entry is None or entry.kind not in ("nonblocking", "persistent")))
+        for arg in node.args.exprs if node.args is not None else []:
+            found = _array_arg(arg, self.names)
+            if found is None:
+                self.visit(arg)
+            elif not allowed:
+                self.escaping.add(found)
+            elif isinstance(_uncast(arg), c_ast.UnaryOp):
+                inner = _uncast(arg).expr
+                if isinstance(inner, c_ast.ArrayRef):
+                    self.visit(inner.subscript)
+        if not isinstance(node.name, c_ast.ID):
+            self.visit(node.name)
+
+
+def _uncast(e: c_ast.Node) -> c_ast.Node:
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    return e
+
+
+def _array_arg(arg: c_ast.Node, names: set[str]) -> str | None:
+    """The array named by ``a``, ``&a`` or ``&a[k]`` (under casts), if a candidate."""
+    e = _uncast(arg)
+    if isinstance(e, c_ast.UnaryOp) and e.op == "&":
+        e = e.expr
+        if isinstance(e, c_ast.ArrayRef):
+            e = e.name
+    return e.name if isinstance(e, c_ast.ID) and e.name in names else None
 
 
 def callers_first(funcs: dict[str, FunctionFacts]) -> list[str]:

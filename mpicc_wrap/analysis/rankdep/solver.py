@@ -55,7 +55,8 @@ class RankDependence(Statements):
         ``const_params``: parameters prototypes declare pointer-to-const, which calls
         of external functions do not write (``frontend/prototypes.py``)."""
         defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
-        funcs = {d.decl.name: function_facts(d) for d in defs}
+        defined = frozenset(d.decl.name for d in defs)
+        funcs = {d.decl.name: function_facts(d, defined) for d in defs}
         self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
         super().__init__(funcs, {d.name for d in self._global_decls if is_scalar(d.type)},
                          external, loc or (lambda line: f"line {line}"))
@@ -194,14 +195,14 @@ class RankDependence(Statements):
         self._enter(f.name, {p: r for p in f.params
                              if p in f.tracked and (r := self.store.get(Local(f.name, p)))})
         self._entry_ctrl = self.store.get(Ctl(f.name))
-        self._weak = 1 if f.has_goto else 0
-        snapshot: dict[str, str] | None = None
-        while snapshot != self._env:  # goto may jump back: repeat until stable
-            snapshot = dict(self._env)
+        entry = dict(self._env)
+        self._labels = {}
+        while True:  # a goto may jump back: walk again until the labels' facts settle
+            before = {k: dict(v) for k, v in self._labels.items()}
+            self._env = dict(entry)
             self._stmt(f.body)
-            if not f.has_goto:
+            if not f.has_goto or self._labels == before:
                 break
-        self._weak = 0
 
     def _enter(self, func: str | None, env: dict[str, str]) -> None:
         self._func = self._funcs.get(func) if func else None

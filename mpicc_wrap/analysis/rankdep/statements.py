@@ -46,6 +46,7 @@ class Statements(Expressions):
     def __init__(self, *args: object, **kw: object) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
+        self._labels: dict[str, dict[str, str]] = {}  # label -> facts of the gotos to it
         self.steps = 0  # statements walked: a deterministic measure of the work done
         # per function: its size variables (alone.py) and the reasons of its
         # MPI_Comm_rank seeds per communicator text; the reasons met in it so far
@@ -116,7 +117,9 @@ class Statements(Expressions):
     def visit_Continue(self, s: c_ast.Node) -> dict[str, str]:
         return self._exit("cont")
 
-    def visit_Goto(self, s: c_ast.Node) -> dict[str, str]:
+    def visit_Goto(self, s: c_ast.Goto) -> dict[str, str]:
+        """The facts here reach the label (joined there, ``visit_Label``)."""
+        self._labels[s.name] = join(self._labels.get(s.name, {}), self._env)
         return self._exit("func")
 
     def visit_Return(self, s: c_ast.Return) -> dict[str, str]:
@@ -203,6 +206,7 @@ class Statements(Expressions):
     visit_Default = visit_Case
 
     def visit_Label(self, s: c_ast.Label) -> dict[str, str]:
+        self._env = join(self._env, self._labels.get(s.name, {}))
         return self._stmt(s.stmt)
 
     def visit_Decl(self, s: c_ast.Decl) -> dict[str, str]:
@@ -211,7 +215,7 @@ class Statements(Expressions):
         target = [self._target(s.name)]
         if s.init is not None:
             r = self._value(s.init)
-            if isinstance(s.type, c_ast.ArrayDecl):
+            if isinstance(s.type, c_ast.ArrayDecl) and target[0][0] != "env":
                 target = [("loc", deref(self._key(s.name)))]
             static = "static" in (s.storage or []) or self._func is None
             self._write(target, r, strong=not static)
