@@ -4,9 +4,10 @@
  * Switches (read once in MPI_Init; the interception of mpiccwrap_hang.c is kept on
  * while recording, even with MPICC_WRAP_DEADLOCK=0):
  *   MPICC_WRAP_CDAG=1         record;
- *   MPICC_WRAP_TRACE_DIR=dir  record too (the trace of FACT §5.2: point-to-point calls,
- *                             probes, blocking collectives), without the analysis at
- *                             the end; the files go to dir;
+ *   MPICC_WRAP_TRACE_DIR=dir  record too, with the probes that found a message and the
+ *                             blocking collectives (the trace of FACT §5.2; the cDAG
+ *                             analysis alone needs neither), without the analysis at
+ *                             the end unless MPICC_WRAP_CDAG=1; the files go to dir;
  *   MPICC_WRAP_CDAG_DIR=dir   where the files go (default: the trace directory, else
  *                             the working directory);
  *   MPICC_WRAP_CDAG_MAX=n     records per process (default MPICCWRAP_CDAG_CAP_DEFAULT,
@@ -70,6 +71,7 @@ enum { CDAG_PLAN_SIZE = 4096, CDAG_PLAN_MAX = 16, CDAG_REPS = 5 };
 extern char **environ;
 
 int mpiccwrap_cdag_on;
+int mpiccwrap_cdag_trace;
 
 /* What the records need of a communicator other than MPI_COMM_WORLD, made at its
  * first operation and kept as an attribute (freed with it): its identity and the world
@@ -336,6 +338,7 @@ void mpiccwrap_cdag_setup(MPI_Comm ctl, int world_rank, int world_size)
     cd.keyval = MPI_KEYVAL_INVALID;
     cd.last_comm = MPI_COMM_NULL;
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cd_comm_delete, &cd.keyval, NULL);
+    mpiccwrap_cdag_trace = trace && *trace;
     mpiccwrap_cdag_on = 1;
 }
 

@@ -1093,7 +1093,7 @@ MW_WEAK int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int de
 static int hw_probed(int rc, int flag, int call, int source, int tag, MPI_Comm comm,
                      MPI_Status *status, const void *site)
 {
-    if (mpiccwrap_cdag_on && flag && rc == MPI_SUCCESS) {
+    if (mpiccwrap_cdag_trace && flag && rc == MPI_SUCCESS) {
         long rec = mpiccwrap_cdag_post(MPICCWRAP_CDAG_PROBE, call, NULL, 0, MPI_BYTE, source,
                                        tag, comm, site);
         mpiccwrap_cdag_done(rec, status, comm);
@@ -1124,7 +1124,7 @@ MW_WEAK int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 MW_WEAK int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     int rc;
-    if (!mpiccwrap_cdag_on)
+    if (!mpiccwrap_cdag_trace)
         return PMPI_Iprobe(source, tag, comm, flag, status);
     status = mpiccwrap_cdag_statuses(1, status);
     rc = PMPI_Iprobe(source, tag, comm, flag, status);
@@ -1499,14 +1499,22 @@ static const struct { const char *name; int call; } hw_coll_calls[] = {
 static long hw_trace_coll(const char *name, const void *site, MPI_Comm comm, int root,
                           MPI_Op op, long count, MPI_Datatype type, int checks)
 {
+    static const char *last_name; /* a loop calls one collective: its code is cached */
+    static int last_call;
     size_t i;
     (void)op;
-    for (i = 0; i < sizeof hw_coll_calls / sizeof hw_coll_calls[0]; i++)
-        if (!strcmp(hw_coll_calls[i].name, name))
-            break;
-    if (i == sizeof hw_coll_calls / sizeof hw_coll_calls[0] || mpiccwrap_hang_in_check)
+    if (mpiccwrap_hang_in_check)
         return -1;
-    return mpiccwrap_cdag_post(MPICCWRAP_CDAG_COLL, hw_coll_calls[i].call, NULL,
+    if (name != last_name) {
+        for (i = 0; i < sizeof hw_coll_calls / sizeof hw_coll_calls[0]; i++)
+            if (!strcmp(hw_coll_calls[i].name, name))
+                break;
+        if (i == sizeof hw_coll_calls / sizeof hw_coll_calls[0])
+            return -1;
+        last_name = name;
+        last_call = hw_coll_calls[i].call;
+    }
+    return mpiccwrap_cdag_post(MPICCWRAP_CDAG_COLL, last_call, NULL,
                                count < 0 || type == MPI_DATATYPE_NULL ? 0 : (int)count,
                                type == MPI_DATATYPE_NULL ? MPI_BYTE : type,
                                (checks & MPICCWRAP_CHECK_ROOT) ? root : MPI_PROC_NULL, 0, comm,
@@ -1534,7 +1542,7 @@ static int hw_traced_done(int rc, MPI_Comm comm)
         MPI_Request r;                                                                          \
         if (hw_check_all && !mpiccwrap_hang_in_check)                                           \
             hw_check CHECK;                                                                     \
-        if (mpiccwrap_cdag_on)                                                                  \
+        if (mpiccwrap_cdag_trace)                                                               \
             hw_traced = hw_trace_coll CHECK;                                                    \
         if (!hw_coll_on)                                                                        \
             return hw_traced_done(PMPI_##NAME ARGS, COMM);                                      \
