@@ -4,10 +4,10 @@
  * Switches (read once in MPI_Init; the interception of mpiccwrap_hang.c is kept on
  * while recording, even with MPICC_WRAP_DEADLOCK=0):
  *   MPICC_WRAP_CDAG=1         record;
- *   MPICC_WRAP_TRACE_DIR=dir  record too, with the probes that found a message and the
- *                             blocking collectives (the trace of FACT §5.2; the cDAG
- *                             analysis alone needs neither), without the analysis at
- *                             the end unless MPICC_WRAP_CDAG=1; the files go to dir;
+ *   MPICC_WRAP_TRACE_DIR=dir  record too, with the blocking collectives (the trace of
+ *                             FACT §5.2; the cDAG analysis does not need them),
+ *                             without the analysis at the end unless MPICC_WRAP_CDAG=1;
+ *                             the files go to dir;
  *   MPICC_WRAP_CDAG_DIR=dir   where the files go (default: the trace directory, else
  *                             the working directory);
  *   MPICC_WRAP_CDAG_MAX=n     records per process (default MPICCWRAP_CDAG_CAP_DEFAULT,

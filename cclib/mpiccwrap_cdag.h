@@ -12,8 +12,8 @@
 /* 1 while recording (read once in MPI_Init): each hook is behind this one test. */
 extern int mpiccwrap_cdag_on;
 
-/* 1 while writing the trace (MPICC_WRAP_TRACE_DIR): probes and blocking collectives are
- * recorded too (the cDAG analysis alone needs neither). */
+/* 1 while writing the trace (MPICC_WRAP_TRACE_DIR): blocking collectives are recorded
+ * too (the cDAG analysis alone does not need them). */
 extern int mpiccwrap_cdag_trace;
 
 /* MPI_Init: read MPICC_WRAP_CDAG*, agree on a job number over ctl (collective on it). */

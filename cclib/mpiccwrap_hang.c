@@ -1089,11 +1089,12 @@ MW_WEAK int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int de
     return rc;
 }
 
-/* A probe that found a message, for the trace: peer, tag and size of that message. */
+/* A probe that found a message (recorded, not used by the analysis: it moves no data):
+ * peer, tag and size of that message. */
 static int hw_probed(int rc, int flag, int call, int source, int tag, MPI_Comm comm,
                      MPI_Status *status, const void *site)
 {
-    if (mpiccwrap_cdag_trace && flag && rc == MPI_SUCCESS) {
+    if (mpiccwrap_cdag_on && flag && rc == MPI_SUCCESS) {
         long rec = mpiccwrap_cdag_post(MPICCWRAP_CDAG_PROBE, call, NULL, 0, MPI_BYTE, source,
                                        tag, comm, site);
         mpiccwrap_cdag_done(rec, status, comm);
@@ -1124,7 +1125,7 @@ MW_WEAK int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 MW_WEAK int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     int rc;
-    if (!mpiccwrap_cdag_trace)
+    if (!mpiccwrap_cdag_on)
         return PMPI_Iprobe(source, tag, comm, flag, status);
     status = mpiccwrap_cdag_statuses(1, status);
     rc = PMPI_Iprobe(source, tag, comm, flag, status);

@@ -150,3 +150,20 @@ def test_trace_dir_records_collectives_and_probes_per_site(exe: Path, tmp_path: 
     assert "MPI_Probe at handwritten.c:" in text.stdout and "9 call(s) on ranks 0, 288 bytes" \
         in text.stdout, text.stdout
     assert "pattern MPI_Gather root=0" in text.stdout
+
+
+def test_cdag_alone_records_probes_but_not_collectives(exe: Path, tmp_path: Path) -> None:
+    """MPICC_WRAP_CDAG=1 without a trace: probes are recorded (the issue lists them),
+    blocking collectives are not (the analysis needs none, and they would cost every
+    collective a record)."""
+    for pattern in ("gather", "collectives"):
+        (tmp_path / pattern).mkdir()
+        run(exe, 3, [pattern, "2"], tmp_path / pattern, MPICC_WRAP_CDAG_REPORT="0")
+    data = {}
+    for pattern in ("gather", "collectives"):
+        tool = mpirun.run([mpirun.tool("mpicc-wrap-tool"), "matrix", "--json",
+                           str(tmp_path / pattern)])
+        assert tool.returncode == 0, tool.output
+        data[pattern] = json.loads(tool.stdout)
+    assert [(p["call"], p["calls"]) for p in data["gather"]["probes"]] == [("MPI_Probe", 4)]
+    assert data["collectives"]["collectives"] == []
