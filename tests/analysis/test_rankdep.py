@@ -89,6 +89,30 @@ def test_strong_update_makes_a_local_single_valued_again() -> None:
         if (x) ; x = 0; if (x) ; return 0; }""") == [True, False]
 
 
+def test_goto_facts_are_joined_at_the_label() -> None:
+    """With goto the walk stays flow-sensitive: a strong update forgets the rank, but
+    a goto that jumps over it (forward) or back to a label before a read (backward)
+    brings the per-process value to the label."""
+    assert verdicts("""int main(int n) { int x; MPI_Comm_rank(0, &x);
+        if (n > 3) goto skip; x = 0; skip: if (x) ; return 0; }""") == [False, True]
+    assert verdicts("""int main(int n) { int x = 0, t = 0, r; MPI_Comm_rank(0, &r);
+        again: if (x) ; x = r; if (t++ < n) goto again; return 0; }""") == [True, False]
+    assert verdicts("""int main(int n) { int x; MPI_Comm_rank(0, &x);
+        x = 0; if (n) goto out; if (x) ; out: return x; }""") == [False, False]
+
+
+def test_a_small_array_is_one_flow_sensitive_value() -> None:
+    """Pack, broadcast the whole array, unpack: single-valued; a broadcast of part of
+    it, or an address that escapes, keeps the rank."""
+    assert verdicts("""int main(void) { int r, f, m[2]; MPI_Comm_rank(0, &r);
+        m[0] = r; m[1] = 1; if (m[0]) ; MPI_Bcast(m, 2, 0, 0, 0); f = m[0];
+        if (f) ; return 0; }""") == [True, False]
+    assert verdicts("""int main(void) { int r, m[2]; MPI_Comm_rank(0, &r);
+        m[0] = r; m[1] = r; MPI_Bcast(m, 1, 0, 0, 0); if (m[1]) ; return 0; }""") == [True]
+    assert verdicts("""int main(void) { int r, m[2], *p = m; MPI_Comm_rank(0, &r);
+        m[0] = r; MPI_Bcast(m, 2, 0, 0, 0); if (p[0]) ; return 0; }""") == [True]
+
+
 @pytest.mark.parametrize("code", [
     "if (rank == 0) x = 1; else x = 2;",
     "x = 0; if (rank == 0) x = 5;",

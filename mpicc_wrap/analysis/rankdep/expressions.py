@@ -242,8 +242,8 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         if isinstance(e, c_ast.ID):
             return [self._target(e.name)], None
         if isinstance(e, c_ast.ArrayRef):
-            if self._env_array(e.name):  # one element of a tracked array: a weak write
-                return [("env", e.name.name)], self._value(e.subscript)
+            if self._env_array(e.name):  # one element of a tracked array: never strong
+                return [("envel", e.name.name)], self._value(e.subscript)
             where = self._value(e.subscript) or self._value(e.name)
             return [("loc", k) for k in sorted(self._pointees(e.name), key=str)], where
         if isinstance(e, c_ast.UnaryOp) and e.op == "*":
@@ -269,7 +269,7 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
                 self._env.setdefault(name, reason)
                 if self._func and not self.store.readonly:
                     self._ever[self._func.name].setdefault(name, reason)
-            elif strong and not self._weak:
+            elif strong and not self._weak and kind != "envel":
                 self._env.pop(name, None)
 
     # -- calls --------------------------------------------------------------------------

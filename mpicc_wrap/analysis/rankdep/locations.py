@@ -407,8 +407,9 @@ def callers_first(funcs: dict[str, FunctionFacts]) -> list[str]:
     return graphs.postorder(lambda name: calls[name], funcs)[::-1]
 
 
-# ("env", tracked local name) or ("loc", location) or ("ploc", a location reached
-# through a parameter: a field of ``param->``).
+# ("env", tracked local name) or ("envel", an element of a tracked local array: a
+# write never replaces the whole value) or ("loc", location) or ("ploc", a location
+# reached through a parameter: a field of ``param->``).
 Target = tuple[str, "str | Loc"]
 
 
