@@ -101,6 +101,19 @@ def test_goto_facts_are_joined_at_the_label() -> None:
         x = 0; if (n) goto out; if (x) ; out: return x; }""") == [False, False]
 
 
+def test_a_callee_under_a_gate_taints_only_what_it_writes() -> None:
+    """An in-TU function called under a rank test: what it writes through a pointer
+    argument is per-process (its walk is gated), what it only reads is not."""
+    show = "void show(const char *p) { printf(\"%s\", p); }\n"
+    set_ = "void set(char *p, int v) { p[0] = v; }\n"
+    assert verdicts(show + """int main(void) { char name[8] = "x"; int r;
+        MPI_Comm_rank(0, &r); if (r == 0) show(name); if (name[0]) ; return 0; }""") == [
+        True, False]
+    assert verdicts(set_ + """int main(void) { char name[8] = "x"; int r;
+        MPI_Comm_rank(0, &r); if (r == 0) set(name, 1); if (name[0]) ; return 0; }""") == [
+        True, True]
+
+
 def test_a_small_array_is_one_flow_sensitive_value() -> None:
     """Pack, broadcast the whole array, unpack: single-valued; a broadcast of part of
     it, or an address that escapes, keeps the rank."""
