@@ -22,8 +22,8 @@ from mpicc_wrap import protocol
 from mpicc_wrap.cdag.graph import RECV, SEND, Op, Program
 from mpicc_wrap.errors import WrapError
 
-__all__ = ["CallSite", "CdagError", "RankFile", "build_program", "call_sites", "read_dir",
-           "read_file"]
+__all__ = ["CallSite", "CdagError", "RankFile", "Sites", "build_program", "call_sites",
+           "read_dir", "read_file", "resolve_sites"]
 
 _CODES = {"uint32_t": "I", "int32_t": "i", "uint64_t": "Q", "int64_t": "q"}
 
@@ -124,8 +124,12 @@ def _call_name(code: int) -> str:
     return "MPI_" + name.capitalize() if name else "?"
 
 
-def _resolve(ranks: list[RankFile]) -> dict[tuple[str, int], str]:
-    """file:line (or the function) of every (object, offset) call site."""
+Sites = dict[tuple[str, int], str]
+
+
+def resolve_sites(ranks: list[RankFile]) -> Sites:
+    """file:line (or the function) of every (object, offset) call site of the run:
+    one ``addr2line`` per object, shared by the graph and the per-site tables."""
     wanted: dict[str, set[int]] = defaultdict(set)
     for rf in ranks:
         for r in rf.records:
@@ -153,12 +157,14 @@ def _resolve(ranks: list[RankFile]) -> dict[tuple[str, int], str]:
     return out
 
 
-def build_program(ranks: list[RankFile]) -> tuple[Program, list[str]]:
+def build_program(ranks: list[RankFile], sites: Sites | None = None
+                  ) -> tuple[Program, list[str]]:
     """The cDAG of the run, in each process's event order, and notes (records the
-    cap dropped, operations that cannot be placed)."""
+    cap dropped, operations that cannot be placed); ``sites``: the run's resolved call
+    sites, when already known."""
     size = max([rf.world_size for rf in ranks] + [1])
     prog = Program(size)
-    sites = _resolve(ranks)
+    sites = resolve_sites(ranks) if sites is None else sites
     c = protocol.constant
     done_bit, nopeer, anysrc = (c("MPICCWRAP_CDAG_DONE"), c("MPICCWRAP_CDAG_NOPEER"),
                                 c("MPICCWRAP_CDAG_ANY_SOURCE"))
@@ -201,14 +207,16 @@ def build_program(ranks: list[RankFile]) -> tuple[Program, list[str]]:
     return prog, notes
 
 
-def call_sites(ranks: list[RankFile], kind: str = "COLL") -> list[CallSite]:
+def call_sites(ranks: list[RankFile], kind: str = "COLL", sites: Sites | None = None
+               ) -> list[CallSite]:
     """Per (call, site), the recorded operations of ``kind`` ("COLL": blocking
     collectives, "PROBE": probes that found a message), most calls first (FACT §5.2's
     volume attributes, per call site)."""
     code = protocol.constant(f"MPICCWRAP_CDAG_{kind}")
     done_bit = protocol.constant("MPICCWRAP_CDAG_DONE")
     wanted = [(rf, r) for rf in ranks for r in rf.records if r["kind"] == code]
-    sites = _resolve(ranks) if wanted else {}
+    if sites is None:
+        sites = resolve_sites(ranks) if wanted else {}
     table: dict[tuple[str, str], CallSite] = {}
     for rf, r in wanted:
         obj = rf.objs[r["obj"]] if 0 <= r["obj"] < len(rf.objs) else ""

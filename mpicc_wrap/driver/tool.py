@@ -78,11 +78,12 @@ def _load_cdag(args: argparse.Namespace) -> Any:
         ranks = records.read_dir(args.dir, args.job)
     except records.CdagError as err:
         raise WrapError(str(err), USAGE_ERROR) from err
-    prog, notes = records.build_program(ranks)
+    sites = records.resolve_sites(ranks)  # addr2line once for all three tables
+    prog, notes = records.build_program(ranks, sites)
     analysis = report.analyse(prog.graph)
     analysis.notes[:0] = notes
-    analysis.collectives = records.call_sites(ranks, "COLL")
-    analysis.probes = records.call_sites(ranks, "PROBE")
+    analysis.collectives = records.call_sites(ranks, "COLL", sites)
+    analysis.probes = records.call_sites(ranks, "PROBE", sites)
     return analysis
 
 
