@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mpicc_wrap.cdag.report import matrix_blocks
+
 __all__ = ["MAX_CELLS", "PlotUnavailable", "aggregate", "require", "write_png"]
 
 MAX_CELLS = 128  # cells per side at most: the plot area is about 380 pixels wide
@@ -36,11 +38,11 @@ def aggregate(cells: dict[tuple[int, int], tuple[int, int]], nranks: int,
               max_cells: int = MAX_CELLS) -> tuple[list[list[int]], int]:
     """Bytes per (sender block, receiver block) and the block size (ranks per cell,
     the smallest that fits nranks in max_cells per side)."""
-    block = max(1, -(-nranks // max_cells))
+    blocks, block = matrix_blocks(cells, nranks, max_cells)
     side = max(1, -(-nranks // block))
     grid = [[0] * side for _ in range(side)]
-    for (src, dst), (_count, size) in cells.items():
-        grid[src // block][dst // block] += size
+    for (src, dst), (_count, size) in blocks.items():
+        grid[src][dst] += size
     return grid, block
 
 

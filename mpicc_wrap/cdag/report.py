@@ -20,8 +20,8 @@ from mpicc_wrap.cdag.matching import Matching, match
 from mpicc_wrap.cdag.records import CallSite
 
 __all__ = ["PLAN_MAX", "Analysis", "Pattern", "analyse", "apply_times", "format_calls",
-           "format_lines", "format_matrix", "format_ranks", "matrix", "matrix_csv", "phases",
-           "plan", "to_json"]
+           "format_lines", "format_matrix", "format_ranks", "matrix", "matrix_blocks",
+           "matrix_csv", "phases", "plan", "to_json"]
 
 PREFIX = "mpicc-wrap: cDAG:"
 PLAN_MAX = 16  # plan lines the runtime times (CDAG_PLAN_MAX in cclib/mpiccwrap_cdag.c)
@@ -194,9 +194,8 @@ def format_matrix(graph: Graph, matching: Matching, max_cells: int = TEXT_CELLS)
     """A text table: one row per sender, "messages/bytes" per receiver.  Past
     ``max_cells`` ranks, blocks of consecutive ranks are summed into one cell (rows
     and columns named "first-last"), so 1,024 ranks still fit a terminal."""
-    cells = _blocks(matrix(graph, matching), graph.nranks, max_cells)
     p = graph.nranks
-    block = max(1, -(-p // max_cells))
+    cells, block = matrix_blocks(matrix(graph, matching), p, max_cells)
     names = [str(b * block) if block == 1 else f"{b * block}-{min(p, (b + 1) * block) - 1}"
              for b in range(-(-p // block))]
     width = max([len(f"{c}/{n}") for c, n in cells.values()] + [len(x) for x in names] + [5])
@@ -208,18 +207,20 @@ def format_matrix(graph: Graph, matching: Matching, max_cells: int = TEXT_CELLS)
     return lines
 
 
-def _blocks(cells: dict[tuple[int, int], tuple[int, int]], nranks: int,
-            max_cells: int) -> dict[tuple[int, int], tuple[int, int]]:
-    """The cells summed over blocks of ranks (one rank per block up to max_cells)."""
+def matrix_blocks(cells: dict[tuple[int, int], tuple[int, int]], nranks: int,
+                  max_cells: int) -> tuple[dict[tuple[int, int], tuple[int, int]], int]:
+    """The (messages, bytes) cells summed over blocks of consecutive ranks, and the
+    block size: the smallest that fits ``nranks`` in ``max_cells`` per side (the text
+    table and the heatmap both draw at most that many cells)."""
     block = max(1, -(-nranks // max_cells))
     if block == 1:
-        return cells
+        return cells, 1
     out: dict[tuple[int, int], tuple[int, int]] = {}
     for (a, b), (count, size) in cells.items():
         key = (a // block, b // block)
         c0, s0 = out.get(key, (0, 0))
         out[key] = (c0 + count, s0 + size)
-    return out
+    return out, block
 
 
 def format_calls(sites: list[CallSite], what: str, timed: bool = True) -> list[str]:
