@@ -19,8 +19,10 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Param,
     Ret,
     Target,
+    array_arg,
     callee,
     deref,
+    uncast,
 )
 from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
 from mpicc_wrap.analysis.rankdep.signs import Signs
@@ -360,16 +362,14 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
     def _covers(self, entry: catalogue.MPIFunc, args: list[c_ast.Node], i: int) -> bool:
         """A shared output overwrites what it names: true unless it is a tracked array
         (``a``, ``&a``) the call's constant count does not fill from its start."""
-        arg = args[i]
-        while isinstance(arg, c_ast.Cast):
-            arg = arg.expr
-        if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
-            arg = arg.expr
-            if isinstance(arg, c_ast.ArrayRef) and self._env_array(arg.name):
-                return False  # &a[k]: some elements only
-        if not self._env_array(arg) or self._func is None:
+        f = self._func
+        name = array_arg(args[i], f.arrays) if f is not None else None
+        if f is None or name is None:
             return True
-        length = self._func.arrays[arg.name]  # type: ignore[attr-defined]
+        e = uncast(args[i])
+        if isinstance(e, c_ast.UnaryOp) and isinstance(e.expr, c_ast.ArrayRef):
+            return False  # &a[k]: some elements only
+        length = f.arrays[name]
         count = args[entry.count] if entry.count is not None and entry.count < len(args) \
             else None
         return (length is not None and isinstance(count, c_ast.Constant)

@@ -13,6 +13,7 @@ processes, the points-to sets, and which locations the unit being walked read an
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -359,7 +360,7 @@ class _ArrayUses(c_ast.NodeVisitor):
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
         if node.op == "sizeof" and isinstance(node.expr, c_ast.ID):
             return
-        found = _array_arg(node, self.names) if node.op == "&" else None
+        found = array_arg(node, self.names) if node.op == "&" else None
         if found is not None:
             self.escaping.add(found)  # its address, other than as a call's argument
         self.generic_visit(node)
@@ -370,28 +371,29 @@ class _ArrayUses(c_ast.NodeVisitor):
         allowed = (name is not None and name not in self.defined
                    and (entry is None or entry.kind not in ("nonblocking", "persistent")))
         for arg in node.args.exprs if node.args is not None else []:
-            found = _array_arg(arg, self.names)
+            found = array_arg(arg, self.names)
             if found is None:
                 self.visit(arg)
             elif not allowed:
                 self.escaping.add(found)
-            elif isinstance(_uncast(arg), c_ast.UnaryOp):
-                inner = _uncast(arg).expr
+            elif isinstance(uncast(arg), c_ast.UnaryOp):
+                inner = uncast(arg).expr
                 if isinstance(inner, c_ast.ArrayRef):
                     self.visit(inner.subscript)
         if not isinstance(node.name, c_ast.ID):
             self.visit(node.name)
 
 
-def _uncast(e: c_ast.Node) -> c_ast.Node:
+def uncast(e: c_ast.Node) -> c_ast.Node:
+    """``e`` without the casts around it."""
     while isinstance(e, c_ast.Cast):
         e = e.expr
     return e
 
 
-def _array_arg(arg: c_ast.Node, names: set[str]) -> str | None:
+def array_arg(arg: c_ast.Node, names: Container[str]) -> str | None:
     """The array named by ``a``, ``&a`` or ``&a[k]`` (under casts), if a candidate."""
-    e = _uncast(arg)
+    e = uncast(arg)
     if isinstance(e, c_ast.UnaryOp) and e.op == "&":
         e = e.expr
         if isinstance(e, c_ast.ArrayRef):
