@@ -40,13 +40,16 @@ __all__ = ["Statements"]
 
 class Statements(Expressions):
     """``_stmt(s)`` walks a statement and returns the gates of early exits taken under
-    a multi-valued predicate: {"func": reason} for return/goto, {"brk"/"cont": reason}
-    for loops.  Dispatch: ``visit_<Node>`` of the statement types (``STATEMENTS``)."""
+    a multi-valued predicate: {"func": reason} for return and a backward goto,
+    {"goto:L": reason} for a forward goto to label L (the gate ends at L: every rank
+    that jumped and every rank that did not reaches it), {"brk"/"cont": reason} for
+    loops.  Dispatch: ``visit_<Node>`` of the statement types (``STATEMENTS``)."""
 
     def __init__(self, *args: object, **kw: object) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
         self._labels: dict[str, dict[str, str]] = {}  # label -> facts of the gotos to it
+        self._passed: set[str] = set()  # labels already walked in this walk (backward)
         self.steps = 0  # statements walked: a deterministic measure of the work done
         # per function: its size variables (alone.py) and the reasons of its
         # MPI_Comm_rank seeds per communicator text; the reasons met in it so far
@@ -103,6 +106,7 @@ class Statements(Expressions):
     def visit_Compound(self, s: c_ast.Compound) -> dict[str, str]:
         gates: dict[str, str] = {}
         for item in s.block_items or []:
+            _end_at_labels(gates, item)
             with self._gated(next(iter(gates.values()), None)):
                 for k, v in self._stmt(item).items():
                     gates.setdefault(k, v)
@@ -120,7 +124,7 @@ class Statements(Expressions):
     def visit_Goto(self, s: c_ast.Goto) -> dict[str, str]:
         """The facts here reach the label (joined there, ``visit_Label``)."""
         self._labels[s.name] = join(self._labels.get(s.name, {}), self._env)
-        return self._exit("func")
+        return self._exit("func" if s.name in self._passed else f"goto:{s.name}")
 
     def visit_Return(self, s: c_ast.Return) -> dict[str, str]:
         r = self._value(s.expr) or self._ctrl
@@ -178,7 +182,7 @@ class Statements(Expressions):
                 gates = self._stmt(s.stmt)
                 self._value(getattr(s, "next", None))
             gate = gate or cond or gates.get("brk") or gates.get("cont")
-            out.update({k: v for k, v in gates.items() if k == "func"})
+            out.update({k: v for k, v in gates.items() if k not in ("brk", "cont")})
             self._env = join(before, self._env)
             if self._env == before and gate == old_gate:
                 self._loops[id(s)] = (dict(self._env), gate)
@@ -199,6 +203,7 @@ class Statements(Expressions):
         self._env = join(self._env, self._entry)
         gates: dict[str, str] = {}
         for item in s.stmts or []:
+            _end_at_labels(gates, item)
             with self._gated(next(iter(gates.values()), None)):
                 gates = {**self._stmt(item), **gates}
         return gates
@@ -206,6 +211,7 @@ class Statements(Expressions):
     visit_Default = visit_Case
 
     def visit_Label(self, s: c_ast.Label) -> dict[str, str]:
+        self._passed.add(s.name)
         self._env = join(self._env, self._labels.get(s.name, {}))
         return self._stmt(s.stmt)
 
@@ -235,6 +241,14 @@ class Statements(Expressions):
 
     visit_EmptyStatement = visit_Pragma = visit_Asm = _nothing
     visit_PreprocessorLine = visit_Typedef = _nothing
+
+
+def _end_at_labels(gates: dict[str, str], item: c_ast.Node) -> None:
+    """Drop the gates of forward gotos to the labels ``item`` carries: the statement a
+    label names is reached by the ranks that jumped and by those that fell through."""
+    while isinstance(item, c_ast.Label):
+        gates.pop(f"goto:{item.name}", None)
+        item = item.stmt
 
 
 class _Calls(c_ast.NodeVisitor):
