@@ -32,8 +32,10 @@ zlib1g-dev (scotch); cmake (sundials).  hypre, hdf5 and fftw3 need only make and
 Triage of the warnings: realcode-triage.md; minimal reproductions of the false ones:
 realcode-fp/.
 
-``--small`` builds hypre's ``src/utilities`` only (34 TUs, two of which hang the
-analysis as of 2026-11), end to end, for CI.
+``--small`` builds hypre's ``src/utilities`` only (34 TUs), end to end; ``.ci/run``
+runs it with ``--strict``: the exit status is then 1 unless every build of every
+project succeeded with both compilers and no wrapped compile failed where mpicc
+succeeded, timed out, or skipped its TU's analysis.
 """
 
 from __future__ import annotations
@@ -483,6 +485,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slow", type=float, default=5, help="list compiles slower than this")
     parser.add_argument("--nice", type=int, default=10, help="niceness of the builds")
     parser.add_argument("--workdir", type=Path, default=workdir_default())
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 on any failed build, wrap-only failure, timeout or "
+                        "skipped TU (CI)")
     args = parser.parse_args(argv)
     names = ["hypre-utilities"] if args.small else args.projects.split(",")
     if unknown := [n for n in names if n not in PROJECTS]:
@@ -512,7 +517,26 @@ def main(argv: list[str] | None = None) -> int:
     (harness.results / "warnings.txt").write_text("".join(w + "\n" for w in warnings))
     (harness.results / "summary.txt").write_text(summary)
     print(summary, end="")
-    return 1 if any(r.error for r in results) else 0
+    problems = [p for r in results for p in (problems_of(r) if args.strict else
+                                             [r.error] if r.error else [])]
+    for problem in problems:
+        log(f"realcode: {problem}")
+    return 1 if problems else 0
+
+
+def problems_of(result: Result) -> list[str]:
+    """What makes a project's run a failure under ``--strict``, one line each."""
+    counts = {
+        "error": 1 if result.error else 0,
+        "mpicc build(s) failed": result.plain_failed,
+        "mpicc-wrap build(s) failed": result.wrap_failed,
+        "compile(s) failed with mpicc-wrap only": sum(c.kind == "fail" for c in result.compiles),
+        "wrapped compile(s) timed out": sum(c.kind == "timeout" for c in result.compiles),
+        "TU(s) skipped by the analysis": len(result.skipped),
+        "TUs analysed: none": 0 if result.tus else 1,
+    }
+    lines = [f"{result.name}: {count} {what}" for what, count in counts.items() if count]
+    return [*lines, *([f"{result.name}: {result.error}"] if result.error else [])]
 
 
 if __name__ == "__main__":
