@@ -154,6 +154,9 @@ def base(loc: Loc) -> Loc:
     return loc.base if isinstance(loc, Deref) else loc
 
 
+_NOT_MEMORY = (Param, Ret, Ctl)
+
+
 class Store:
     """Facts about locations.  They only grow: a reason once set stays; a points-to
     set only gains locations and is widened to ``{ANY}`` past ``MAX_POINTEES``."""
@@ -169,11 +172,23 @@ class Store:
 
     def get(self, loc: Loc) -> str | None:
         """Reason ``loc`` is multi-valued (recorded as read by the current unit);
-        ``ANY`` is multi-valued as soon as some location is."""
+        ``ANY`` is multi-valued as soon as some location is.  A per-process value
+        written through an unknown pointer (``fallback``) reaches all memory, but not
+        the locations that are no memory: a function's parameters as passed
+        (``Param``), its result (``Ret``), its call gate (``Ctl``); those follow the
+        fallback only once the solver gave up."""
         self.reads.add(loc)
         if loc is ANY:
             return self.fallback or next(iter(self.multi.values()), None)
+        if isinstance(loc, _NOT_MEMORY) and not self.gave_up:
+            return self.multi.get(loc)
         return self.multi.get(loc) or self.fallback
+
+    def get_register(self, loc: Loc) -> str | None:
+        """``get`` for a tracked local (``FunctionFacts.tracked``: its address is never
+        kept, so no pointer reaches it and the fallback does not apply)."""
+        self.reads.add(loc)
+        return self.multi.get(loc) or (self.fallback if self.gave_up else None)
 
     def pts_of(self, loc: Loc) -> set[Loc]:
         """Pointees stored at ``loc`` (recorded as read by the current unit)."""

@@ -116,7 +116,7 @@ class RankDependence(Statements):
 
     def returns_rank(self, func_name: str) -> bool:
         """True if the function's return value may differ between ranks."""
-        return Ret(func_name) in self.store.multi or self.store.fallback is not None
+        return Ret(func_name) in self.store.multi or self.store.gave_up
 
     @property
     def gave_up(self) -> bool:
@@ -130,7 +130,7 @@ class RankDependence(Statements):
         if f is None:
             return []
         return [i for i in range(len(f.params))
-                if Param(func_name, i) in self.store.multi or self.store.fallback]
+                if Param(func_name, i) in self.store.multi or self.store.gave_up]
 
     def multi_valued_vars(self, func_name: str) -> set[str]:
         """Variable names that may be multi-valued somewhere in the function."""
@@ -192,8 +192,9 @@ class RankDependence(Statements):
             return
         f = self._funcs[unit]
         self._loops = {}
+        register = self.store.get_register
         self._enter(f.name, {p: r for p in f.params
-                             if p in f.tracked and (r := self.store.get(Local(f.name, p)))})
+                             if p in f.tracked and (r := register(Local(f.name, p)))})
         self._entry_ctrl = self.store.get(Ctl(f.name))
         entry = dict(self._env)
         self._labels = {}
