@@ -44,6 +44,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -134,12 +135,14 @@ PROJECTS: dict[str, Project] = {
 DEFAULT_PROJECTS = ["hypre", "pnetcdf", "hdf5", "fftw3", "scotch", "sundials", "p4est"]
 
 CC_SCRIPT = r"""#!/bin/sh
-# CC of the realcode builds. REALCODE_MODE=wrap: mpicc-wrap under a timeout, logged;
+# CC of the realcode builds. REALCODE_MODE=wrap (or warm): mpicc-wrap under a timeout, logged;
 # on timeout or failure the compile is redone with plain mpicc.  REALCODE_LINKS=plain:
 # link steps go to plain mpicc with the checker runtime archive that mpicc-wrap would
 # add (instrumented objects need it), without mpicc-wrap's link-time findings and relink.
 real='@MPICC@'
-[ "$REALCODE_MODE" = wrap ] || exec "$real" "$@"
+# REALCODE_MODE=off: pure pass-through, mpicc-wrap with MPICC_WRAP_DISABLE=1, unlogged.
+[ "$REALCODE_MODE" = off ] && MPICC_WRAP_DISABLE=1 MPICC_WRAP_CC="$real" exec '@WRAP@' "$@"
+[ "$REALCODE_MODE" = wrap ] || [ "$REALCODE_MODE" = warm ] || exec "$real" "$@"
 if [ "$REALCODE_LINKS" = plain ]; then  # links (no -c/-S/-E): plain mpicc + checker runtime
   case " $* " in *" -c "*|*" -S "*|*" -E "*) ;; *) exec "$real" "$@" '@RUNTIME@' ;; esac
 fi
@@ -189,9 +192,13 @@ class Result:
     name: str
     note: str
     plain_seconds: list[float] = field(default_factory=list)
-    wrap_seconds: list[float] = field(default_factory=list)
+    wrap_seconds: list[float] = field(default_factory=list)  # result cache cold
+    warm_seconds: list[float] = field(default_factory=list)  # a rebuild: cache warm
+    off_seconds: list[float] = field(default_factory=list)  # pure pass-through
     plain_failed: int = 0
     wrap_failed: int = 0
+    warm_failed: int = 0
+    off_failed: int = 0
     tus: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     analysis_seconds: list[float] = field(default_factory=list)
@@ -200,8 +207,9 @@ class Result:
     wrap_failures: list[str] = field(default_factory=list)
     error: str = ""
 
-    def ratio(self) -> float | None:
-        pairs = list(zip(self.plain_seconds, self.wrap_seconds, strict=False))
+    def ratio(self, mode: str = "wrap") -> float | None:
+        """Median over the rounds of ``mode``'s make time / the same round's mpicc time."""
+        pairs = list(zip(self.plain_seconds, getattr(self, f"{mode}_seconds"), strict=False))
         return statistics.median(w / p for p, w in pairs) if pairs else None
 
 
@@ -284,8 +292,10 @@ def percentile(values: list[float], share: float) -> float:
 class Harness:
     """Builds projects under one work directory."""
 
-    def __init__(self, workdir: Path, jobs: int, timeout: float, links: str = "wrap") -> None:
+    def __init__(self, workdir: Path, jobs: int, timeout: float, links: str = "wrap",
+                 rebuild: bool = False) -> None:
         self.workdir = workdir
+        self.rebuild = rebuild  # also time a warm-cache rebuild and a pass-through build
         self.results = workdir / "results"
         self.results.mkdir(parents=True, exist_ok=True)
         self.jobs = jobs
@@ -304,11 +314,19 @@ class Harness:
         return [a.replace("{cc}", str(self.cc)).replace("{jobs}", str(self.jobs)) for a in cmd]
 
     def env(self, mode: str, name: str) -> dict[str, str]:
+        """wrap: result cache off (every TU analysed), except with ``--rebuild``: then a
+        fresh result cache, which the warm build that follows finds full."""
         env = dict(os.environ, REALCODE_MODE=mode, REALCODE_TIMEOUT=str(self.timeout),
                    REALCODE_LINKS=self.links,
                    REALCODE_LOG=str(self.results / f"{name}.compiles.tsv"),
-                   MPICC_WRAP_RESULT_CACHE="0",
+                   MPICC_WRAP_RESULT_CACHE="1" if self.rebuild else "0",
+                   MPICC_WRAP_CACHE=str(self.workdir / "wrap-cache"),
                    MPICC_WRAP_REPORT=str(self.results / f"{name}.report.jsonl"))
+        # Bytecode as an installed mpicc-wrap has it, even under PYTHONDONTWRITEBYTECODE.
+        env.update(PYTHONDONTWRITEBYTECODE="", PYTHONPYCACHEPREFIX=str(self.workdir / "pyc"))
+        if mode == "warm":
+            env["REALCODE_LOG"] = str(self.results / f"{name}.compiles.warm.tsv")
+            env["MPICC_WRAP_REPORT"] = os.devnull
         env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
         return env
 
@@ -317,13 +335,14 @@ class Harness:
         """Configure once, then ``pairs`` alternating clean builds plain / mpicc-wrap."""
         spec = PROJECTS[name]
         result = Result(name, spec.note)
-        out = {m: self.results / f"{name}.{m}.log" for m in ("configure", "plain", "wrap")}
+        out = {m: self.results / f"{name}.{m}.log" for m in ("configure", *MODES)}
         if collect_only:  # build times and status from the last run, if any
             previous = self.results / f"{name}.json"
             if previous.is_file():
                 old = json.loads(previous.read_text())
-                for key in ("plain_seconds", "wrap_seconds", "plain_failed", "wrap_failed"):
-                    setattr(result, key, old[key])
+                for key in (f"{m}_{what}" for m in MODES for what in ("seconds", "failed")):
+                    if key in old:
+                        setattr(result, key, old[key])
             self.collect(result, out["wrap"])
             return result
         tree = fetch(spec.package, self.workdir / "src") / spec.subdir
@@ -342,9 +361,12 @@ class Harness:
             stamp.touch()
         if configure_only:
             return result
+        modes = MODES if self.rebuild else MODES[:2]
         for i in range(max(pairs, 1)):
-            for mode in ("plain", "wrap") if pairs else ("wrap",):
+            for mode in modes if pairs else ("wrap",):
                 env = self.env(mode, name)
+                if mode == "wrap" and self.rebuild:  # cold: no result of earlier builds
+                    shutil.rmtree(self.workdir / "wrap-cache" / "results", ignore_errors=True)
                 for cmd in spec.clean:
                     run(self.expand(cmd), tree, env, out[mode])
                 for summary in tree.rglob("*.mpicc-wrap.json"):
@@ -409,15 +431,22 @@ def row(result: Result) -> list[str]:
     walls = [c.seconds for c in result.compiles if "-c" in c.args.split()]
     timeouts = sum(c.kind == "timeout" for c in result.compiles)
     wrap_fail = sum(c.kind == "fail" for c in result.compiles)
-    ratio = result.ratio()
     status = [f"{mode} {'FAIL' if getattr(result, f'{mode}_failed') else 'ok'}"
-              for mode in ("plain", "wrap") if getattr(result, f"{mode}_seconds")]
+              for mode in MODES if getattr(result, f"{mode}_seconds")]
     builds = result.error or ", ".join([*status, f"{wrap_fail} wrap-only fail"])
-    builds_wall = "/".join(f"{statistics.median(t):.0f}" if t else "-"
-                           for t in (result.plain_seconds, result.wrap_seconds))
+    timed = [mode for mode in MODES if getattr(result, f"{mode}_seconds")] or ["plain", "wrap"]
+    builds_wall = "/".join(f"{statistics.median(t):.0f}" if (t := getattr(
+        result, f"{mode}_seconds")) else "-" for mode in timed)
+    ratios = "/".join(f"{r:.2f}" if (r := result.ratio(mode)) else "-"
+                      for mode in timed if mode != "plain")
     return [result.name, str(result.tus), str(len(result.skipped)), str(timeouts), builds,
-            spread(result.analysis_seconds), spread(walls), builds_wall,
-            f"{ratio:.2f}" if ratio else "-", str(len(result.warnings))]
+            spread(result.analysis_seconds), spread(walls), builds_wall, ratios,
+            str(len(result.warnings))]
+
+
+# Timed builds: mpicc, mpicc-wrap with a cold result cache, (--rebuild) the same again
+# with the cache warm, and mpicc-wrap passing through (MPICC_WRAP_DISABLE=1).
+MODES = ("plain", "wrap", "warm", "off")
 
 
 def spread(values: list[float]) -> str:
@@ -428,7 +457,8 @@ def spread(values: list[float]) -> str:
 
 
 HEADER = ["project", "TUs", "skipped", "timeouts", "builds", "analysis s med/p99/max",
-          "wrapped compile s med/p99/max", "make s plain/wrap", "ratio", "warnings"]
+          "wrapped compile s med/p99/max", "make s plain/wrap[/warm/off]",
+          "ratio wrap[/warm/off]", "warnings"]
 
 
 def table(rows: list[list[str]]) -> str:
@@ -485,6 +515,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slow", type=float, default=5, help="list compiles slower than this")
     parser.add_argument("--nice", type=int, default=10, help="niceness of the builds")
     parser.add_argument("--workdir", type=Path, default=workdir_default())
+    parser.add_argument("--rebuild", action="store_true",
+                        help="each round also times a rebuild with the result cache warm "
+                        "and a build through mpicc-wrap with MPICC_WRAP_DISABLE=1")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 on any failed build, wrap-only failure, timeout or "
                         "skipped TU (CI)")
@@ -493,7 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := [n for n in names if n not in PROJECTS]:
         parser.error(f"unknown project(s): {', '.join(unknown)}")
     os.nice(args.nice)
-    harness = Harness(args.workdir.resolve(), args.jobs, args.timeout, args.links)
+    harness = Harness(args.workdir.resolve(), args.jobs, args.timeout, args.links,
+                      args.rebuild)
     results, rows = [], []
     for name in names:
         try:
@@ -529,7 +563,8 @@ def problems_of(result: Result) -> list[str]:
     counts = {
         "error": 1 if result.error else 0,
         "mpicc build(s) failed": result.plain_failed,
-        "mpicc-wrap build(s) failed": result.wrap_failed,
+        "mpicc-wrap build(s) failed": result.wrap_failed + result.warm_failed
+        + result.off_failed,
         "compile(s) failed with mpicc-wrap only": sum(c.kind == "fail" for c in result.compiles),
         "wrapped compile(s) timed out": sum(c.kind == "timeout" for c in result.compiles),
         "TU(s) skipped by the analysis": len(result.skipped),

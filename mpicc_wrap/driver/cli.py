@@ -34,7 +34,9 @@ def _wrap_option(word: str) -> int | None:
     return None
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], console: bool = False) -> int:
+    """``console``: this process is the ``mpicc-wrap`` command itself, so a
+    pass-through may become the compiler (exec) instead of waiting for it."""
     if argv:
         handled = _wrap_option(argv[0])
         if handled is not None:
@@ -47,7 +49,8 @@ def _main(argv: list[str]) -> int:
               f"{known})", file=sys.stderr)
     command = compiler.find()
     if pp.passthrough(inv, options):  # without loading the pipeline (~50 ms)
-        return compiler.run([*command, *inv.command])[0]
+        run = compiler.replace if console else lambda c: compiler.run(c)[0]
+        return run([*command, *inv.command])
     from mpicc_wrap.driver import pipeline
 
     return pipeline.run(inv, command, options)
@@ -56,4 +59,4 @@ def _main(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run mpicc-wrap with ``argv`` (default: the process arguments)."""
     args = sys.argv[1:] if argv is None else list(argv)
-    return entry.guarded("mpicc-wrap", lambda: _main(args))
+    return entry.guarded("mpicc-wrap", lambda: _main(args, console=argv is None))

@@ -11,7 +11,7 @@ import sys
 
 from mpicc_wrap.errors import WrapError
 
-__all__ = ["ACTIVE_MARKER", "NOT_FOUND", "find", "run"]
+__all__ = ["ACTIVE_MARKER", "NOT_FOUND", "find", "replace", "run"]
 
 # Set in the environment of every process we start: if it is already set when we
 # start, the "underlying compiler" called us back and we would recurse forever.
@@ -87,3 +87,16 @@ def run(command: list[str], stdin: bytes | None = None, capture: bool = False,
     if code < 0:
         code = 128 + (-code if -code in signal.valid_signals() else 1)
     return code, proc.stderr or b""
+
+
+def replace(command: list[str]) -> int:
+    """Become ``command`` (exec): a pass-through leaves no Python process waiting and
+    the compiler's exit status, or the signal that killed it, reaches the caller as
+    is.  Returns only by raising ``WrapError`` when the command cannot be executed."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execve(command[0], command, child_env())
+    except OSError as exc:
+        raise WrapError(f"cannot run {command[0]}: {exc.strerror}") from exc
+    raise AssertionError("unreachable")  # pragma: no cover

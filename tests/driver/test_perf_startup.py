@@ -57,12 +57,17 @@ def test_text_line_starts_match_a_character_scan(text: str) -> None:
         assert index.offset(Pos(line, 1)) == start and index.pos(start) == Pos(line, 1)
 
 
+# A pass-through execs the compiler: the probe's execve reports what was loaded by then.
 PASS_PROBE = """
-import sys
+import os, sys
 from mpicc_wrap.driver.cli import main
-code = main(sys.argv[1:])
 LOADED = ("mpicc_wrap.driver.pipeline", "mpicc_wrap.driver.stage")
-print(code, *sorted(m for m in LOADED if m in sys.modules))
+def execve(path, args, env):
+    print("exec", *sorted(m for m in LOADED if m in sys.modules), flush=True)
+    os._exit(0)
+os.execve = execve
+sys.argv = ["mpicc-wrap", *sys.argv[1:]]
+print("returned", main())
 """
 
 
@@ -77,5 +82,26 @@ def test_pass_through_runs_do_not_load_the_pipeline(args: list[str], env: dict[s
             "MPICC_WRAP_CC": shlex.join(mpirun.mpicc()), **env}
     out = subprocess.run([sys.executable, "-c", PASS_PROBE, *args], cwd=tmp_path, env=full,
                          timeout=120, capture_output=True, text=True)
-    assert out.stdout.split() == ["0"], out.stderr
+    assert out.stdout.split() == ["exec"], out.stderr
+    real = subprocess.run([sys.executable, "-c", RUN, *args], cwd=tmp_path, env=full,
+                          timeout=120, capture_output=True, text=True)
+    assert real.returncode == 0, real.stderr
     assert (tmp_path / args[-1]).is_file()
+
+
+RUN = "import sys; from mpicc_wrap.driver.cli import main; sys.exit(main())"
+
+
+@pytest.mark.parametrize("env", [{}, {"MPICC_WRAP_DISABLE": "1"}], ids=["-E", "disabled"])
+def test_a_pass_through_gives_the_compilers_status_and_messages(env: dict[str, str],
+                                                                 tmp_path: Path) -> None:
+    """The exec'd compiler's failure is the user's: same status, same message."""
+    args = ["-E", "missing.c"] if not env else ["-c", "missing.c"]
+    full = {**os.environ, "MPICC_WRAP_CC": shlex.join(mpirun.mpicc()), **env}
+    plain = subprocess.run([*mpirun.mpicc(), *args], cwd=tmp_path, timeout=120,
+                           capture_output=True, text=True)
+    ours = subprocess.run([sys.executable, "-c", RUN, *args], cwd=tmp_path, env=full,
+                          timeout=120, capture_output=True, text=True)
+    assert plain.returncode != 0
+    assert ours.returncode == plain.returncode
+    assert "missing.c" in ours.stderr and "Traceback" not in ours.stderr
