@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from mpicc_wrap import rules
@@ -102,9 +101,9 @@ def debug_flag(env: dict[str, str] | None = None) -> bool:
     return _flag(dict(os.environ if env is None else env), "MPICC_WRAP_DEBUG", "0")
 
 
-@dataclass(frozen=True)
-class Options:
-    """Compile-time switches read once per invocation."""
+class Options(NamedTuple):
+    """Compile-time switches read once per invocation (a NamedTuple for the start-up
+    time of pass-through runs, see ``rules.Rule``; change one with ``_replace``)."""
 
     disable: bool = False
     strict: bool = False

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
-import signal
-import subprocess
 import sys
 
 from mpicc_wrap.errors import WrapError
@@ -35,8 +32,20 @@ def is_self(path: str) -> bool:
     return head.startswith(b"#!") and b"mpicc_wrap" in head
 
 
-def _resolve(command: list[str], path: str | None) -> str | None:
-    found = shutil.which(command[0], path=path) if command else None
+def which(name: str, path: str) -> str | None:
+    """``shutil.which`` for an executable name or path (without importing shutil,
+    which pass-through runs would pay for)."""
+    if os.sep in name:
+        return name if os.access(name, os.X_OK) and not os.path.isdir(name) else None
+    for directory in path.split(os.pathsep):
+        candidate = os.path.join(directory or ".", name)
+        if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+            return candidate
+    return None
+
+
+def _resolve(command: list[str], path: str) -> str | None:
+    found = which(command[0], path) if command else None
     return found if found and not is_self(found) else None
 
 
@@ -53,7 +62,7 @@ def find(env: dict[str, str] | None = None) -> list[str]:
         command = shlex.split(e.get(var, ""))
         if not command:
             continue
-        found = shutil.which(command[0], path=path)
+        found = which(command[0], path)
         if found is None:
             raise WrapError(f"{var}={e[var]}: command not found")
         if not is_self(found):
@@ -76,6 +85,9 @@ def run(command: list[str], stdin: bytes | None = None, capture: bool = False,
         ) -> tuple[int, bytes]:
     """Run ``command``; return its exit status (128+N when killed by signal N) and,
     when ``capture``, its stderr (else stderr goes to ours)."""
+    import signal
+    import subprocess
+
     try:
         proc = subprocess.run(
             command, input=stdin, env=child_env(),

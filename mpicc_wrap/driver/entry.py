@@ -8,8 +8,7 @@ import sys
 from collections.abc import Callable
 
 from mpicc_wrap import switches
-from mpicc_wrap.driver.tempfiles import Terminated
-from mpicc_wrap.errors import WrapError
+from mpicc_wrap.errors import Terminated, WrapError
 
 __all__ = ["guarded"]
 

@@ -5,7 +5,6 @@ unchanged; our own failures on valid code never fail the build."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shutil
 import sys
@@ -56,7 +55,7 @@ def run(inv: Invocation, compiler: list[str], options: Options) -> int:
     if pp.passthrough(inv, options):
         return cc.run([*compiler, *inv.command])[0]
     if inv.werror:
-        options = dataclasses.replace(options, werror=True)
+        options = options._replace(werror=True)
     stdin = sys.stdin.buffer.read() if any(a.value == "-" for a in inv.inputs) else None
     with private_dir(keep=options.debug) as tmp:
         inv = pp.line_tables(inv, compiler, options, lambda: _wrapper_line(compiler))

@@ -134,7 +134,7 @@ def _compile(info: dict[str, Any], external: dict[str, FunctionSummary],
          "preprocessing failed")
     with open(text_path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
-    quiet = dataclasses.replace(options, report="", sarif="", stats=False, werror=False)
+    quiet = options._replace(report="", sarif="", stats=False, werror=False)
     cached = _cached(text, info, external, compiler, quiet)
     if cached is not None and cached.hit(obj):
         return cached.instrumented

@@ -10,7 +10,6 @@ comes from the result cache (resultcache) and only the printing is redone.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import sys
 from dataclasses import dataclass, field
@@ -71,7 +70,7 @@ def run(
 def _with_flags(options: Options, flags: dict[str, str]) -> Options:
     """The options the analysis runs with: -Wmpi-exit-divergence changes it."""
     if flags.get(rules.EXIT_DIVERGENCE.tag, "off") != "off":
-        return dataclasses.replace(options, exit_divergence=True)
+        return options._replace(exit_divergence=True)
     return options
 
 

@@ -10,15 +10,9 @@ import tempfile
 from collections.abc import Iterator
 from types import FrameType
 
+from mpicc_wrap.errors import Terminated
+
 __all__ = ["Terminated", "private_dir"]
-
-
-class Terminated(BaseException):
-    """SIGTERM/SIGHUP arrived: unwind (removing temporary files) and exit 128+N."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(f"signal {signum}")
-        self.exit_code = 128 + signum
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:
