@@ -35,13 +35,10 @@ def is_self(path: str) -> bool:
 def which(name: str, path: str) -> str | None:
     """``shutil.which`` for an executable name or path (without importing shutil,
     which pass-through runs would pay for)."""
-    if os.sep in name:
-        return name if os.access(name, os.X_OK) and not os.path.isdir(name) else None
-    for directory in path.split(os.pathsep):
-        candidate = os.path.join(directory or ".", name)
-        if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
-            return candidate
-    return None
+    candidates = [name] if os.sep in name else [
+        os.path.join(directory or ".", name) for directory in path.split(os.pathsep)]
+    return next((c for c in candidates if os.access(c, os.X_OK) and not os.path.isdir(c)),
+                None)
 
 
 def _resolve(command: list[str], path: str) -> str | None:
