@@ -181,7 +181,10 @@ class Statements(Expressions):
             with self._gated(cond or gate):
                 gates = self._stmt(s.stmt)
                 self._value(getattr(s, "next", None))
-            gate = gate or cond or gates.get("brk") or gates.get("cont")
+            # any exit under a multi-valued predicate gates the later rounds: a break or
+            # continue, and also a return or a goto out of the loop, before which the
+            # ranks that stay go round again and store what the leavers do not
+            gate = gate or cond or next(iter(gates.values()), None)
             out.update({k: v for k, v in gates.items() if k not in ("brk", "cont")})
             self._env = join(before, self._env)
             if self._env == before and gate == old_gate:
