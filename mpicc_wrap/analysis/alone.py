@@ -19,6 +19,14 @@ the PDF+ of a cluster on ``c`` without these edges.
 ``s`` must be a non-static local written only by that ``MPI_Comm_size`` (its address
 taken nowhere else), and the communicator a name the function never writes, so the
 size still describes the collective's communicator when the test runs.
+
+Single-member communicators (``one_member``): ``MPI_COMM_SELF``, and a non-static
+local handle every write of which is ``MPI_Comm_dup(MPI_COMM_SELF, &h)`` (or
+``MPI_Comm_free(&h)``), its address taken nowhere else.  A collective on such a handle
+involves the calling process only, so no condition can make it diverge: on a valid
+handle it has one member, and any other handle makes the call erroneous anyway.
+(mpich's test helper: ``for (i = 0; i < rand() % 4; i++) MPI_Comm_dup(MPI_COMM_SELF,
+&dups[i])``.)
 """
 
 from __future__ import annotations
@@ -26,9 +34,13 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.cfg import CFG
-from mpicc_wrap.frontend import positions
+from mpicc_wrap.frontend import handles, positions
 
-__all__ = ["alone_edges", "alone_test", "size_vars"]
+__all__ = ["alone_edges", "alone_test", "one_member", "size_vars"]
+
+SELF = "MPI_COMM_SELF"
+_DUPS = frozenset({"MPI_Comm_dup", "PMPI_Comm_dup"})
+_FREES = frozenset({"MPI_Comm_free", "PMPI_Comm_free"})
 
 # comparison -> (the constant, index of the successor taken when s == 1 is the answer)
 # A test "s OP k" whose true/false edge is taken exactly when the communicator has one
@@ -45,6 +57,8 @@ class _Writes(c_ast.NodeVisitor):
         self.sizes: dict[str, list[str]] = {}  # s -> communicator texts
         self.other: dict[str, int] = {}  # name -> writes / &name besides the sizes
         self.locals: set[str] = set()
+        self.self_dups: set[str] = set()  # h of MPI_Comm_dup(MPI_COMM_SELF, &h)
+        self.names: dict[str, str] = {}  # the TU's handle names (handles.display)
 
     def _touch(self, e: c_ast.Node | None) -> None:
         while isinstance(e, c_ast.Cast):
@@ -76,6 +90,14 @@ class _Writes(c_ast.NodeVisitor):
             self.sizes.setdefault(out.expr.name, []).append(positions.c_text(args[0]))
             self.generic_visit(args[0])  # its address-of is the size's own write
             return
+        if name in _DUPS and isinstance(out, c_ast.UnaryOp) and out.op == "&" \
+                and isinstance(out.expr, c_ast.ID) \
+                and handles.display(positions.c_text(args[0]), self.names) == SELF:
+            self.self_dups.add(out.expr.name)
+            return
+        if name in _FREES and len(args) == 1 and isinstance(args[0], c_ast.UnaryOp) \
+                and args[0].op == "&" and isinstance(args[0].expr, c_ast.ID):
+            return  # sets the handle to MPI_COMM_NULL
         self.generic_visit(node)
 
 
@@ -97,11 +119,25 @@ def _test(pred: c_ast.Node) -> tuple[str, int] | None:
     return None
 
 
+def _scan(body: c_ast.Node, names: dict[str, str] | None = None) -> _Writes:
+    scan = _Writes()
+    scan.names = names or {}
+    scan.visit(body)
+    return scan
+
+
+def one_member(body: c_ast.Node, names: dict[str, str]) -> set[str]:
+    """C texts of the communicator handles that have one member wherever a collective
+    on them is valid (module docstring): ``MPI_COMM_SELF``'s spellings and its local
+    duplicates.  ``names``: the TU's handle names (Open MPI's expansions)."""
+    scan = _scan(body, names)
+    return {SELF} | {h for h in scan.self_dups if h in scan.locals and not scan.other.get(h)}
+
+
 def size_vars(body: c_ast.Node) -> dict[str, str]:
     """Size variable -> the C text of its communicator, for the locals that hold
     ``MPI_Comm_size`` of a communicator the function never writes (rule above)."""
-    scan = _Writes()
-    scan.visit(body)
+    scan = _scan(body)
     return {s: comms[0] for s, comms in scan.sizes.items()
             if s in scan.locals and len(set(comms)) == 1 and not scan.other.get(s)
             and not scan.other.get(comms[0])}

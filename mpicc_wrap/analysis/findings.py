@@ -10,7 +10,7 @@ from pycparser import c_ast
 
 from mpicc_wrap import rules
 from mpicc_wrap.analysis import catalogue
-from mpicc_wrap.analysis.alone import alone_edges
+from mpicc_wrap.analysis.alone import alone_edges, one_member
 from mpicc_wrap.analysis.callgraph import Callee
 from mpicc_wrap.analysis.context import Context
 from mpicc_wrap.analysis.orders import (
@@ -82,8 +82,14 @@ class _Function:
         members of the cluster's communicator."""
         result: Flags = {}
         alone = alone_edges(self.cfg, self.defn)
+        single: set[str] | None = None
         for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None):
             comm = self.handle(cl.name)
+            if comm:  # a collective on a one-member communicator cannot diverge
+                if single is None:
+                    single = one_member(self.defn.body, self.state.tu.handle_names)
+                if comm in single or display(self.state, comm) in single:
+                    continue
             frontier = frontier_without(cl, alone[comm]) if comm in alone else cl.frontier
             conds = [v for v in sorted(frontier) if self.reason(v, comm)]
             for site in cl.sites if conds else []:
