@@ -24,20 +24,30 @@ reverse = graphs.predecessors  # the predecessor map of a successor map
 def postdominated(succs: Graph, exit_node: int, group: Iterable[int],
                   preds: Graph | None = None) -> set[int]:
     """Nodes from which every path to exit meets ``group`` (the set relation);
-    ``preds`` is ``reverse(succs)`` when the caller already has it."""
+    ``preds`` is ``reverse(succs)`` when the caller already has it.  The nodes that
+    escape are those exit reaches backwards without entering ``group`` (the walk is
+    written out: it is the analysis' innermost loop on large functions)."""
     members = set(group)
     preds = reverse(succs) if preds is None else preds
-    escape = set() if exit_node in members else graphs.reachable(
-        lambda n: preds.get(n, ()), [exit_node], lambda p: p not in members)
-    return {n for n in succs if n not in escape} | members
+    escape: set[int] = set()
+    if exit_node not in members:
+        escape.add(exit_node)
+        stack = [exit_node]
+        while stack:
+            for p in preds.get(stack.pop(), ()):
+                if p not in escape and p not in members:
+                    escape.add(p)
+                    stack.append(p)
+    return (succs.keys() - escape) | members
 
 
 def pdf_set(succs: Graph, exit_node: int, group: Iterable[int],
             preds: Graph | None = None) -> set[int]:
-    """PDF(U) for a set U (PARCOACH §3.1)."""
+    """PDF(U) for a set U (PARCOACH §3.1): the nodes not postdominated by U with a
+    successor that is (found from the covered side, through ``preds``)."""
+    preds = reverse(succs) if preds is None else preds
     covered = postdominated(succs, exit_node, group, preds)
-    return {v for v, ss in succs.items()
-            if v not in covered and any(w in covered for w in ss)}
+    return {v for w in covered for v in preds.get(w, ()) if v not in covered}
 
 
 def pdf_plus(succs: Graph, exit_node: int, group: Iterable[int],

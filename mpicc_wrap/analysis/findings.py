@@ -55,6 +55,9 @@ class _Function:
         self.defn = state.graph.defs[name]
         self.callee: dict[int, Callee] = dict(state.callees[name])
         self.reasons: dict[tuple[int, str], str | None] = {}
+        # (condition node, id of its cluster) -> (the cluster, counter-example): every
+        # site of a cluster shares its conditions, so each is described once
+        self.examples: dict[tuple[int, int], tuple[Cluster, tuple[str, bool]]] = {}
 
     def reason(self, node: int, comm: str = "") -> str | None:
         """Why the condition at ``node`` may differ between processes (with ``comm``:
@@ -183,7 +186,14 @@ class _Function:
                        if self.callee[site].kind in ("local", "external", "unknown") else "")
 
     def counter_example(self, v: int, cl: Cluster, events: Events) -> tuple[str, bool]:
-        """barrier matching §5.2: what the two sides of a diverging branch do next."""
+        """barrier matching §5.2: what the two sides of a diverging branch do next
+        (memoised per cluster and condition; the cluster is kept so its id stays its)."""
+        key = (v, id(cl))
+        if key not in self.examples or self.examples[key][0] is not cl:
+            self.examples[key] = (cl, self._counter_example(v, cl, events))
+        return self.examples[key][1]
+
+    def _counter_example(self, v: int, cl: Cluster, events: Events) -> tuple[str, bool]:
         if v in cl.region.exits:
             return self.loop_example(v, cl, events), False
         sides = diverging_successors(cl, v)

@@ -34,6 +34,15 @@ class Region:
     header: int | None = None  # the loop header, None for the whole function
     body: set[int] = field(default_factory=set)  # CFG nodes of the loop
     exits: set[int] = field(default_factory=set)  # branches that may leave the loop
+    _preds: Graph | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def preds(self) -> Graph:
+        """The predecessor map of ``succs``, computed once (regions are not changed
+        after ``regions`` builds them)."""
+        if self._preds is None:
+            self._preds = reverse(self.succs)
+        return self._preds
 
 
 @dataclass
@@ -196,7 +205,7 @@ def clusters(region: Region, events: Events,
     # A collective in a loop runs as many times as the loop iterates: the branches
     # that may leave the loop decide it too (PARCOACH §3.1 blames the loop header).
     reached = _downstream(region, decides) if decides is not None else None
-    preds = reverse(region.succs)
+    preds = region.preds
     result = []
     for (r, name), sites in sorted(groups.items()):
         if reached is None or reached.intersection(sites):
@@ -232,7 +241,8 @@ def diverging_successors(cluster: Cluster, node: int) -> tuple[int, int] | None:
     """For a frontier node, one successor leading to the cluster and one that may not
     (the two sides of the counter-example, barrier matching §5.2)."""
     group = set(cluster.sites) | (cluster.frontier - {node})  # PDF+ is iterated
-    covered = postdominated(cluster.region.succs, cluster.region.exit, group)
+    covered = postdominated(cluster.region.succs, cluster.region.exit, group,
+                            cluster.region.preds)
     succs = cluster.region.succs.get(node, [])
     inside = [s for s in succs if s in covered]
     outside = [s for s in succs if s not in covered]
