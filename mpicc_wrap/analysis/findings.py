@@ -80,13 +80,15 @@ class _Function:
             return ""
         return info.handle_arg(info.comm, text)
 
-    def flags(self, events: Events) -> Flags:
+    def flags(self, events: Events, only: set[int] | None = None) -> Flags:
         """Sites whose cluster's PDF+ holds a condition that may differ between the
-        members of the cluster's communicator."""
+        members of the cluster's communicator (with ``only``: the clusters of those
+        sites alone)."""
         result: Flags = {}
         alone = alone_edges(self.cfg, self.defn)
         single: set[str] | None = None
-        for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None):
+        for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None,
+                              only):
             comm = self.handle(cl.name)
             if comm:  # a collective on a one-member communicator cannot diverge
                 if single is None:
@@ -449,6 +451,6 @@ def _deferred(fn: _Function, state: Context, events: Events) -> list[Finding]:
     wider = state.events(fn.name, unknown=True)
     if wider.keys() == events.keys():
         return []
-    flags = fn.flags(wider)
-    return [fn.finding(s, flags[s], wider) for s in sorted(flags)
-            if s not in events and fn.callee[s].kind == "unknown"]
+    wanted = {s for s in wider if s not in events and fn.callee[s].kind == "unknown"}
+    flags = fn.flags(wider, wanted)
+    return [fn.finding(s, flags[s], wider) for s in sorted(flags) if s in wanted]

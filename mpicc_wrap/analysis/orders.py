@@ -189,12 +189,15 @@ def execution_orders(region: Region, events: Events) -> dict[int, int]:
 
 
 def clusters(region: Region, events: Events,
-             decides: Callable[[int], bool] | None = None) -> list[Cluster]:
+             decides: Callable[[int], bool] | None = None,
+             only: set[int] | None = None) -> list[Cluster]:
     """Algorithm 1 lines 4-9: every C(r, c) and its PDF+ (possibly empty).
 
     With ``decides`` (the branch nodes whose condition matters: rank-dependent ones),
     a cluster that no such node can reach gets an empty PDF+ without computing it:
-    PDF+(U) holds only nodes that reach U, so it could hold none of them."""
+    PDF+(U) holds only nodes that reach U, so it could hold none of them.  With
+    ``only``, the clusters without a site in it are left out (the caller wants those
+    sites' clusters alone)."""
     order = execution_orders(region, events)
     groups: dict[tuple[int, str], list[int]] = {}
     for n in sorted(region.succs):
@@ -208,6 +211,8 @@ def clusters(region: Region, events: Events,
     preds = region.preds
     result = []
     for (r, name), sites in sorted(groups.items()):
+        if only is not None and only.isdisjoint(sites):
+            continue
         if reached is None or reached.intersection(sites):
             frontier = pdf_plus(region.succs, region.exit, sites, preds)
         else:
@@ -223,10 +228,11 @@ def _downstream(region: Region, decides: Callable[[int], bool]) -> set[int]:
 
 
 def static_pass(cfg: CFG, events: Events,
-                decides: Callable[[int], bool] | None = None) -> list[Cluster]:
+                decides: Callable[[int], bool] | None = None,
+                only: set[int] | None = None) -> list[Cluster]:
     """Algorithm 1 on the function and on each loop: clusters with a non-empty PDF+
-    (see ``clusters`` for ``decides``)."""
-    return [c for region in regions(cfg) for c in clusters(region, events, decides)
+    (see ``clusters`` for ``decides`` and ``only``)."""
+    return [c for region in regions(cfg) for c in clusters(region, events, decides, only)
             if c.frontier]
 
 
