@@ -31,6 +31,8 @@ handle it has one member, and any other handle makes the call erroneous anyway.
 
 from __future__ import annotations
 
+import functools
+
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.cfg import CFG
@@ -119,9 +121,12 @@ def _test(pred: c_ast.Node) -> tuple[str, int] | None:
     return None
 
 
-def _scan(body: c_ast.Node, names: dict[str, str] | None = None) -> _Writes:
+@functools.lru_cache(maxsize=128)
+def _scan(body: c_ast.Node, names: tuple[tuple[str, str], ...] = ()) -> _Writes:
+    """The writes of a function body (memoised: the rank-dependence walk, Algorithm 1
+    and the findings all ask; AST nodes hash by identity)."""
     scan = _Writes()
-    scan.names = names or {}
+    scan.names = dict(names)
     scan.visit(body)
     return scan
 
@@ -130,7 +135,7 @@ def one_member(body: c_ast.Node, names: dict[str, str]) -> set[str]:
     """C texts of the communicator handles that have one member wherever a collective
     on them is valid (module docstring): ``MPI_COMM_SELF``'s spellings and its local
     duplicates.  ``names``: the TU's handle names (Open MPI's expansions)."""
-    scan = _scan(body, names)
+    scan = _scan(body, tuple(sorted(names.items())))
     return {SELF} | {h for h in scan.self_dups if h in scan.locals and not scan.other.get(h)}
 
 

@@ -201,9 +201,14 @@ def display(expr_text: str, names: dict[str, str]) -> str:
             return names[k]
     for k in sorted(names, key=len, reverse=True):
         if len(k) < len(key):
-            pattern = r"(?<!\w)" + r"\s*".join(map(re.escape, k)) + r"(?!\w)"
-            text = re.sub(pattern, names[k], text)
+            text = _expansion(k).sub(names[k], text)
     return text
+
+
+@lru_cache(maxsize=256)
+def _expansion(k: str) -> re.Pattern[str]:
+    """A handle's expansion ``k`` as a pattern (any spacing between its tokens)."""
+    return re.compile(r"(?<!\w)" + r"\s*".join(map(re.escape, k)) + r"(?!\w)")
 
 
 # ``&`` applied to a whole postfix lvalue (``c``, ``s->c``, ``comms[i]``, ``a.b[j].c``):
