@@ -71,12 +71,18 @@ def callee_name(call: c_ast.FuncCall) -> str | None:
     return call.name.name if isinstance(call.name, c_ast.ID) else None
 
 
-def _has_call(node: c_ast.Node | None) -> bool:
+def _has_call(node: c_ast.Node | None, memo: dict[int, bool]) -> bool:
+    """Whether ``node`` holds a call or a statement expression; ``memo`` (by node id,
+    for one build: the nodes outlive it) keeps ``expr``'s descent linear, not
+    quadratic in the depth of an expression."""
     if node is None:
         return False
-    if isinstance(node, (c_ast.FuncCall, c_ast.Compound)):
-        return True
-    return any(_has_call(child) for _, child in node.children())
+    found = memo.get(id(node))
+    if found is None:
+        found = isinstance(node, (c_ast.FuncCall, c_ast.Compound)) or any(
+            _has_call(child, memo) for _, child in node.children())
+        memo[id(node)] = found
+    return found
 
 
 Preds = list[int]
@@ -92,6 +98,7 @@ class _Builder:
         self.aborts = aborts
         self.error_exits = error_exits
         self.abort_sink = -1
+        self.calls: dict[int, bool] = {}  # _has_call's memo
         self.nodes: list[Node] = []
         self.entry = self.new("entry")
         self.exit = self.new("exit")
@@ -126,7 +133,7 @@ class _Builder:
 
     # -- expressions: calls in evaluation order ------------------------------------
     def expr(self, e: c_ast.Node | None, cur: Preds) -> Preds:
-        if e is None or not _has_call(e):
+        if e is None or not _has_call(e, self.calls):
             return cur
         if isinstance(e, c_ast.FuncCall):
             cur = self.expr(e.name, cur)
@@ -142,11 +149,13 @@ class _Builder:
                 self.link([node], self.noreturn_exit)
                 return []
             return [node]
-        if isinstance(e, c_ast.BinaryOp) and e.op in ("&&", "||") and _has_call(e.right):
+        if (isinstance(e, c_ast.BinaryOp) and e.op in ("&&", "||")
+                and _has_call(e.right, self.calls)):
             cur = self.expr(e.left, cur)
             return self.branch(e.left, cur, [lambda c: self.expr(e.right, c),
                                              lambda c: c])
-        if isinstance(e, c_ast.TernaryOp) and (_has_call(e.iftrue) or _has_call(e.iffalse)):
+        if isinstance(e, c_ast.TernaryOp) and (_has_call(e.iftrue, self.calls)
+                                                 or _has_call(e.iffalse, self.calls)):
             cur = self.expr(e.cond, cur)
             return self.branch(e.cond, cur, [lambda c: self.expr(e.iftrue, c),
                                              lambda c: self.expr(e.iffalse, c)])
