@@ -13,6 +13,7 @@ from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.alone import alone_edges, one_member
 from mpicc_wrap.analysis.callgraph import Callee
 from mpicc_wrap.analysis.context import Context
+from mpicc_wrap.analysis.intercomm import may_be_intercomm_root
 from mpicc_wrap.analysis.orders import (
     Cluster,
     Events,
@@ -246,13 +247,14 @@ class _Function:
             return f"go back to the loop at {self.where(cl.region.header)}"
         return f"leave {self.name}()"
 
-    def argument_findings(self, events: Events) -> dict[int, Finding]:
-        """Collectives whose root or reduction operator depends on the rank.
+    def argument_findings(self, events: Events) -> dict[int, Finding | None]:
+        """Collectives whose root or reduction operator depends on the rank (None:
+        checked at run time, not warned: an intercommunicator root, ``intercomm.py``).
 
         Beyond PARCOACH (which compares collective names only): such calls match in
         order, yet MPI requires every process to pass the same root and operator, so
         they hang or corrupt data at run time."""
-        found: dict[int, Finding] = {}
+        found: dict[int, Finding | None] = {}
         for node in sorted(events):
             info = catalogue.lookup(self.callee[node].name)
             call = self.cfg.nodes[node].call
@@ -267,7 +269,11 @@ class _Function:
                           if index is not None and index < len(args) else None)
                 if reason and handle:
                     reason = self.state.oracle.reason(self.name, args[index], handle)
-                if reason and node not in found:
+                if reason and what == "root" and may_be_intercomm_root(
+                        args[index], self.defn, self.state.cfgs):
+                    found.setdefault(node, None)
+                    continue
+                if reason and found.get(node) is None:
                     comm = display(self.state, self.comm(node, events))
                     text = positions.c_text(args[index])
                     cond = Condition(self.pos(node), self.loc(node), text,
@@ -413,7 +419,7 @@ def collect(state: Context, everything: bool = False) -> TUAnalysis:
         flags = fn.flags(events)
         result.findings += one_per_cause([fn.finding(s, flags[s], events) for s in sorted(flags)])
         arguments = fn.argument_findings(events)
-        result.findings += [f for n, f in sorted(arguments.items())]
+        result.findings += [f for n, f in sorted(arguments.items()) if f is not None]
         for n in arguments:
             flags.setdefault(n, {})
         result.deferred += _deferred(fn, state, events)
