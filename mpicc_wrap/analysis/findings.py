@@ -17,9 +17,11 @@ from mpicc_wrap.analysis.intercomm import may_be_intercomm_root
 from mpicc_wrap.analysis.orders import (
     Cluster,
     Events,
+    Region,
     diverging_successors,
     first_stop,
     frontier_without,
+    regions,
     static_pass,
 )
 from mpicc_wrap.frontend import handles, positions
@@ -56,6 +58,7 @@ class _Function:
         self.defn = state.graph.defs[name]
         self.callee: dict[int, Callee] = dict(state.callees[name])
         self.reasons: dict[tuple[int, str], str | None] = {}
+        self._regions: list[Region] | None = None  # orders.regions, kept across passes
         # (condition node, id of its cluster) -> (the cluster, counter-example): every
         # site of a cluster shares its conditions, so each is described once
         self.examples: dict[tuple[int, int], tuple[Cluster, tuple[str, bool]]] = {}
@@ -88,8 +91,10 @@ class _Function:
         result: Flags = {}
         alone = alone_edges(self.cfg, self.defn)
         single: set[str] | None = None
+        if self._regions is None:
+            self._regions = regions(self.cfg)
         for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None,
-                              only):
+                              only, self._regions):
             comm = self.handle(cl.name)
             if comm:  # a collective on a one-member communicator cannot diverge
                 if single is None:

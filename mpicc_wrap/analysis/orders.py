@@ -35,6 +35,10 @@ class Region:
     body: set[int] = field(default_factory=set)  # CFG nodes of the loop
     exits: set[int] = field(default_factory=set)  # branches that may leave the loop
     _preds: Graph | None = field(default=None, repr=False, compare=False)
+    _leaders: dict[int, int] | None = field(default=None, repr=False, compare=False)
+    # PDF+ by the chain leaders of a cluster's sites (``clusters``)
+    frontiers: dict[frozenset[int], set[int]] = field(default_factory=dict, repr=False,
+                                                     compare=False)
 
     @property
     def preds(self) -> Graph:
@@ -43,6 +47,24 @@ class Region:
         if self._preds is None:
             self._preds = reverse(self.succs)
         return self._preds
+
+    @property
+    def leaders(self) -> dict[int, int]:
+        """Node -> the first node of its chain: the longest path ending at the node
+        whose every edge is the only way out of its source and the only way into its
+        target (a basic block of the region).  Two site sets with the same leaders
+        have the same PDF+: every path into a chain runs through it up to its end, so
+        a set meets it or not wherever in the chain its member is, and a node inside a
+        chain (one successor) is never in a frontier."""
+        if self._leaders is None:
+            preds = self.preds
+            lead: dict[int, int] = {}
+            for n in _topological(self):
+                ps = preds.get(n, [])
+                single = len(ps) == 1 and len(set(self.succs.get(ps[0], ()))) == 1
+                lead[n] = lead.get(ps[0], ps[0]) if single else n
+            self._leaders = lead
+        return self._leaders
 
 
 @dataclass
@@ -214,7 +236,10 @@ def clusters(region: Region, events: Events,
         if only is not None and only.isdisjoint(sites):
             continue
         if reached is None or reached.intersection(sites):
-            frontier = pdf_plus(region.succs, region.exit, sites, preds)
+            key = frozenset(region.leaders.get(n, n) for n in sites)
+            if key not in region.frontiers:
+                region.frontiers[key] = pdf_plus(region.succs, region.exit, sites, preds)
+            frontier = set(region.frontiers[key])
         else:
             frontier = set()
         result.append(Cluster(r, name, sites, frontier | region.exits, region))
@@ -229,11 +254,13 @@ def _downstream(region: Region, decides: Callable[[int], bool]) -> set[int]:
 
 def static_pass(cfg: CFG, events: Events,
                 decides: Callable[[int], bool] | None = None,
-                only: set[int] | None = None) -> list[Cluster]:
+                only: set[int] | None = None,
+                found: list[Region] | None = None) -> list[Cluster]:
     """Algorithm 1 on the function and on each loop: clusters with a non-empty PDF+
-    (see ``clusters`` for ``decides`` and ``only``)."""
-    return [c for region in regions(cfg) for c in clusters(region, events, decides, only)
-            if c.frontier]
+    (see ``clusters`` for ``decides`` and ``only``; ``found``: ``regions(cfg)`` when
+    the caller keeps them, with the frontiers they memoise, across passes)."""
+    return [c for region in (found if found is not None else regions(cfg))
+            for c in clusters(region, events, decides, only) if c.frontier]
 
 
 def frontier_without(cluster: Cluster, cut: set[tuple[int, int]]) -> set[int]:
