@@ -326,7 +326,7 @@ class Harness:
         env.update(PYTHONDONTWRITEBYTECODE="", PYTHONPYCACHEPREFIX=str(self.workdir / "pyc"))
         if mode == "warm":
             env["REALCODE_LOG"] = str(self.results / f"{name}.compiles.warm.tsv")
-            env["MPICC_WRAP_REPORT"] = os.devnull
+            del env["MPICC_WRAP_REPORT"]  # a report would bypass the direct cache
         env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
         return env
 
@@ -366,13 +366,14 @@ class Harness:
             for mode in modes if pairs else ("wrap",):
                 env = self.env(mode, name)
                 if mode == "wrap" and self.rebuild:  # cold: no result of earlier builds
-                    shutil.rmtree(self.workdir / "wrap-cache" / "results", ignore_errors=True)
+                    for cache in ("results", "direct"):
+                        shutil.rmtree(self.workdir / "wrap-cache" / cache, ignore_errors=True)
                 for cmd in spec.clean:
                     run(self.expand(cmd), tree, env, out[mode])
                 for summary in tree.rglob("*.mpicc-wrap.json"):
                     summary.unlink()
                 if mode == "wrap" and i > 0:  # keep the report and log of the first pair
-                    env["MPICC_WRAP_REPORT"] = os.devnull
+                    del env["MPICC_WRAP_REPORT"]  # a report would bypass the direct cache
                     env["REALCODE_LOG"] = str(self.results / f"{name}.compiles.later.tsv")
                 log(f"{name}: build {i + 1}/{max(pairs, 1)} {mode}")
                 start = time.perf_counter()

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import uuid
 from collections.abc import Iterator
 
 __all__ = ["locked", "read_all", "write_all", "write_atomically"]
@@ -58,7 +57,7 @@ def write_atomically(path: str, data: bytes, mode: int = 0o666) -> None:
     file never outlives a failure; the failure (``OSError``) is the caller's to
     handle."""
     tmp = os.path.join(os.path.dirname(path),
-                       f".{os.path.basename(path)}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+                       f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         with os.fdopen(fd, "wb") as f:

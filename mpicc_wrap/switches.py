@@ -37,7 +37,8 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_STATS", "0", "1: print per-TU statistics (collective sites, flagged, ...)"),
     Switch("MPICC_WRAP_CACHE", "", "cache directory (default: $XDG_CACHE_HOME/mpicc-wrap)"),
     Switch("MPICC_WRAP_RESULT_CACHE", "1", "0: do not cache analysis results (a rebuild of "
-           "an unchanged TU then re-parses and re-analyses it)"),
+           "an unchanged TU then re-parses and re-analyses it) nor whole compiles (the "
+           "direct cache: an unchanged -c compile replayed without running a compiler)"),
     Switch("MPICC_WRAP_BUDGET", "30", "seconds of analysis per TU (CPU and wall clock); "
            "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "

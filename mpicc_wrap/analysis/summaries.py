@@ -24,21 +24,17 @@ flags, sha256), so that ``relink`` can re-instrument it at the link.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
-import os
 import re
 from collections.abc import Iterable
 from typing import Any
 
-from mpicc_wrap.fileutil import write_atomically
+from mpicc_wrap import sideindex
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Note, Pos
+from mpicc_wrap.sideindex import INDEX, SCHEMA, SIDE_SUFFIX, side_file
 from mpicc_wrap.switches import Options
 
-SCHEMA = 1
 SECTION = ".mpicc_wrap"
-SIDE_SUFFIX = ".mpicc-wrap.json"
-INDEX = ".mpicc-wrap-summaries"  # beside the objects: NAME/KEY.json per defining object
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 
 __all__ = ["INDEX", "SCHEMA", "SECTION", "SIDE_SUFFIX", "Record", "decode", "decode_rebuild",
@@ -93,35 +89,17 @@ def _finding(d: dict[str, Any]) -> Finding:
     return Finding(**d)
 
 
-# -- side files -------------------------------------------------------------------------
-
-
-def side_file(obj_path: str) -> str:
-    return obj_path + SIDE_SUFFIX
-
-
 # -- visible at compile time ----------------------------------------------------------
 
 
 def publish(obj_path: str, summaries: dict[str, FunctionSummary], deferred: list[Finding],
             rebuild: dict[str, Any] | None = None) -> bytes:
     """Write the object's side file, then index its summaries by function name beside
-    it (``INDEX/NAME/KEY.json``, one file per defining object, so parallel compiles
-    never write the same file).  Returns the record for the ELF section.  Raises
+    it (``sideindex.publish``).  Returns the record for the ELF section.  Raises
     ``OSError`` (a read-only build directory) after the side file, never before."""
     data = encode(summaries, deferred, rebuild if deferred else None)
-    side = side_file(obj_path)
-    write_atomically(side, data)
-    st = os.stat(side)
-    obj = os.path.abspath(obj_path)
-    key = hashlib.sha256(obj.encode()).hexdigest()[:20] + ".json"
-    index = os.path.join(os.path.dirname(obj), INDEX)
-    for name, s in summaries.items():
-        folder = os.path.join(index, name)
-        os.makedirs(folder, exist_ok=True)
-        entry = {"schema": SCHEMA, "object": obj, "side": [st.st_mtime_ns, st.st_size],
-                 "summary": dataclasses.asdict(s)}
-        write_atomically(os.path.join(folder, key), json.dumps(entry).encode())
+    sideindex.publish(obj_path, data,
+                      {name: dataclasses.asdict(s) for name, s in summaries.items()})
     return data
 
 
@@ -131,23 +109,23 @@ def visible(obj_path: str, options: Options, names: Iterable[str] | None = None
     the object's directory and of the current directory, except the object's own
     (stale) ones, those whose object is gone (``make clean`` removes objects, not our
     side files: a deleted function must not stay visible) and those its object no
-    longer defines (the entry's side-file stamp is out of date).
+    longer defines (the entry's side-file stamp is out of date): ``sideindex.visible``.
 
     A compile passes the identifiers of its TU: it reads one small entry per name it
     mentions that another object defines, not every side file of the directory, which
     made a build of N TUs read O(N^2) files."""
-    own = os.path.abspath(obj_path)
-    dirs = {os.path.dirname(own), os.path.abspath(".")}
-    wanted = None if names is None else set(names)
+    return from_raw(sideindex.visible(obj_path, names))
+
+
+def from_raw(entries: list[tuple[str, dict[str, Any]]]) -> dict[str, FunctionSummary]:
+    """The summaries of raw index entries (``sideindex.visible``), merged."""
     merged: dict[str, FunctionSummary] = {}
-    for d in sorted(dirs):
-        index = os.path.join(d, INDEX)
+    for _, raw in entries:
         try:
-            listed = set(os.listdir(index))
-        except OSError:
+            summary = FunctionSummary(**raw)
+        except TypeError:
             continue
-        for name in sorted(listed if wanted is None else listed & wanted):
-            _merge(merged, _entries(os.path.join(index, name), own))
+        _merge(merged, {summary.name: summary})
     return merged
 
 
@@ -155,35 +133,6 @@ def identifiers(text: str) -> set[str]:
     """Every identifier of a TU's text: a superset of the functions it may call or
     take the address of, to look their summaries up with ``visible``."""
     return set(_IDENT.findall(text))
-
-
-def _entries(folder: str, own: str) -> dict[str, FunctionSummary]:
-    found: dict[str, FunctionSummary] = {}
-    try:
-        files = sorted(os.listdir(folder))
-    except OSError:
-        return found
-    for file in files:
-        summary = _entry(os.path.join(folder, file), own)
-        if summary is not None:
-            _merge(found, {summary.name: summary})
-    return found
-
-
-def _entry(path: str, own: str) -> FunctionSummary | None:
-    """One index entry, if its object still exists, is not ``own`` and still defines it."""
-    try:
-        with open(path, "rb") as f:
-            doc = json.loads(f.read())
-        obj = doc["object"]
-        if doc.get("schema") != SCHEMA or obj == own:
-            return None
-        st = os.stat(side_file(obj))
-        if not os.path.exists(obj) or [st.st_mtime_ns, st.st_size] != doc["side"]:
-            return None
-        return FunctionSummary(**doc["summary"])
-    except (OSError, ValueError, TypeError, KeyError):
-        return None
 
 
 def _merge(into: dict[str, FunctionSummary], new: dict[str, FunctionSummary]) -> None:

@@ -53,7 +53,7 @@ def _main(argv: list[str], console: bool = False) -> int:
         return run([*command, *inv.command])
     from mpicc_wrap.driver import pipeline
 
-    return pipeline.run(inv, command, options)
+    return pipeline.run(inv, command, options, argv if console else None)
 
 
 def main(argv: list[str] | None = None) -> int:

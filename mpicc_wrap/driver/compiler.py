@@ -8,7 +8,7 @@ import sys
 
 from mpicc_wrap.errors import WrapError
 
-__all__ = ["ACTIVE_MARKER", "NOT_FOUND", "find", "replace", "run"]
+__all__ = ["ACTIVE_MARKER", "NOT_FOUND", "find", "identity", "replace", "run"]
 
 # Set in the environment of every process we start: if it is already set when we
 # start, the "underlying compiler" called us back and we would recurse forever.
@@ -69,6 +69,20 @@ def find(env: dict[str, str] | None = None) -> list[str]:
         if found:
             return [found]
     raise WrapError(NOT_FOUND)
+
+
+def identity(command: list[str]) -> list[str]:
+    """The files whose size and mtime stand for the compilers ``command`` runs (the
+    direct cache's compiler check): the MPI wrapper and the compiler its -show names."""
+    from mpicc_wrap.frontend import handles  # -show: cached, the pipeline has run it
+
+    paths = [os.path.realpath(command[0])]
+    try:
+        words = shlex.split(handles.show(tuple(command)))
+    except ValueError:
+        words = []
+    found = which(words[0], os.environ.get("PATH", os.defpath)) if words else None
+    return paths + ([os.path.realpath(found)] if found else [])
 
 
 def child_env() -> dict[str, str]:

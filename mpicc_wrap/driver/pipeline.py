@@ -5,25 +5,27 @@ unchanged; our own failures on valid code never fail the build."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import sys
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from mpicc_wrap import sideindex
 from mpicc_wrap.analysis import summaries
 from mpicc_wrap.driver import commands as pp
 from mpicc_wrap.driver import compiler as cc
-from mpicc_wrap.driver import netcompile, relink, stage
+from mpicc_wrap.driver import direct, netcompile, relink, stage
 from mpicc_wrap.driver.cmdline import COMPILED, Arg, Invocation
 from mpicc_wrap.driver.stage import StageResult
-from mpicc_wrap.driver.tempfiles import private_dir
+from mpicc_wrap.driver.tempfiles import captured_stderr, private_dir
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
 from mpicc_wrap.report import emit, jsonl
 from mpicc_wrap.runtime import objects
-from mpicc_wrap.switches import Options
+from mpicc_wrap.switches import Options, cache_dir
 
 __all__ = ["BROKEN_REWRITE", "Build", "run"]
 
@@ -40,6 +42,8 @@ class Unit:
     dep_path: str  # temporary depfile written by the preprocessing run
     pp_stderr: bytes = b""
     result: StageResult | None = None
+    names: list[str] = field(default_factory=list)  # the TU's identifiers
+    seen: str = ""  # digest of the cross-TU summaries its analysis saw (direct cache)
 
     @property
     def name(self) -> str:
@@ -50,8 +54,11 @@ class Unit:
         return self.result is not None and self.result.text is not None
 
 
-def run(inv: Invocation, compiler: list[str], options: Options) -> int:
-    """Build what the user asked for; return the exit status."""
+def run(inv: Invocation, compiler: list[str], options: Options,
+        argv: list[str] | None = None) -> int:
+    """Build what the user asked for; return the exit status.  ``argv``: the raw
+    arguments of the ``mpicc-wrap`` process, under which a compile the direct cache
+    may hold is stored (None: never stored)."""
     if pp.passthrough(inv, options):
         return cc.run([*compiler, *inv.command])[0]
     if inv.werror:
@@ -59,7 +66,14 @@ def run(inv: Invocation, compiler: list[str], options: Options) -> int:
     stdin = sys.stdin.buffer.read() if any(a.value == "-" for a in inv.inputs) else None
     with private_dir(keep=options.debug) as tmp:
         inv = pp.line_tables(inv, compiler, options, lambda: _wrapper_line(compiler))
-        return Build(inv, compiler, options, stdin, tmp).run()
+        build = Build(inv, compiler, options, stdin, tmp)
+        if argv is None or not build.direct_candidate(argv):
+            return build.run()
+        with captured_stderr(tmp) as log:
+            code = build.run()
+        if code == 0:
+            build.store_direct(argv, log.read_bytes())
+        return code
 
 
 class Build:
@@ -110,6 +124,36 @@ class Build:
             return self.original()
         return self._compile()
 
+    def direct_candidate(self, argv: list[str]) -> bool:
+        """Whether this command may be stored in the direct cache (``direct``): one C
+        source compiled with -c, no report, stderr not a terminal."""
+        o = self.options
+        return (self.inv.mode == "compile" and len(self.inv.inputs) == 1
+                and len(self.units) == 1 and self.units[0].source.value != "-"
+                and self.inv.output != "-" and o.result_cache and not o.debug
+                and not o.report and not o.sarif and direct.cacheable_args(argv)
+                and direct.usable(os.environ))
+
+    def store_direct(self, argv: list[str], stderr: bytes) -> None:
+        """Record this successful compile in the direct cache (our failures: none)."""
+        unit = self.units[0]
+        if self.skips or unit.result is None or not os.path.exists(unit.obj):
+            return  # an analysis skipped (under load, say) is not an answer to keep
+        with open(unit.text_path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        dep = pp.depfile(self.inv, unit.source) if pp.wants_depfile(self.inv) else None
+        side = summaries.side_file(unit.obj)
+        record = {
+            "text": text, "tool_paths": cc.identity(self.compiler),
+            "object": (unit.obj, _read(unit.obj)),
+            "depfile": (dep, _read(dep)) if dep and os.path.exists(dep) else None,
+            "side": ((_read(side), {n: dataclasses.asdict(s)
+                                    for n, s in unit.result.summaries.items()})
+                     if os.path.exists(side) else None),
+            "stderr": stderr, "names": unit.names, "external": unit.seen,
+        }
+        self._guarded(unit.name, False, direct.store, argv, cache_dir(self.options), record)
+
     def _syntax_check(self) -> int:
         cmd = [*self.compiler, *pp.words(self.inv, pp.PREPROCESS_KINDS), "-fsyntax-only",
                "-x", "c", *(u.source.value for u in self.units)]
@@ -125,7 +169,10 @@ class Build:
         with open(unit.text_path, encoding="utf-8", errors="surrogateescape") as f:
             text = f.read()
         try:
-            external = summaries.visible(unit.obj, self.options, summaries.identifiers(text))
+            unit.names = sorted(summaries.identifiers(text))
+            raw = sideindex.visible(unit.obj, unit.names)
+            unit.seen = direct.digest(raw)
+            external = summaries.from_raw(raw)
             return stage.run_budgeted(text, unit.name, self.compiler, self.options,
                                       external=external, warning_flags=self.inv.warning_flags)
         except Exception as exc:  # our failure on valid code never fails the build
@@ -285,6 +332,11 @@ def _wrapper_line(compiler: list[str]) -> str:
     from mpicc_wrap.frontend import handles
 
     return handles.show(tuple(compiler))
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def _copy(src: str, dst: str) -> None:

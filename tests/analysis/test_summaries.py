@@ -192,6 +192,20 @@ def test_visible_drops_a_function_its_object_no_longer_defines(tmp_path: Path) -
     assert sorted(S.visible(str(tmp_path / "x.o"), OPTS)) == ["g"]
 
 
+def test_dead_entries_are_deleted_once_read(tmp_path: Path) -> None:
+    """After ``make clean`` every entry is dead; each compile read them all again (80 ms
+    per compile in hypre's utilities).  The first reader deletes them; a rebuilt
+    object publishes its own anew."""
+    publish(tmp_path / "p.o", {"f": summary("f")})
+    publish(tmp_path / "q.o", {"g": summary("g")})
+    (tmp_path / "p.o").unlink()  # make clean, half done
+    index = tmp_path / S.INDEX
+    assert sorted(S.visible(str(tmp_path / "x.o"), OPTS)) == ["g"]
+    assert sorted(p.parent.name for p in index.glob("*/*.json")) == ["g"]
+    publish(tmp_path / "p.o", {"f": summary("f")})
+    assert sorted(S.visible(str(tmp_path / "x.o"), OPTS)) == ["f", "g"]
+
+
 def test_a_compile_reads_only_the_summaries_of_names_its_tu_mentions(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every compile once read every side file of its directory: O(N^2) per build."""

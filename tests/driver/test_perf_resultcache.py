@@ -150,9 +150,11 @@ def test_eviction_drops_least_recently_used_entries(tmp_path: Path) -> None:
 def test_rebuild_through_the_wrapper_hits_and_prints_the_same(program: Path,
                                                               tmp_path: Path) -> None:
     """Two separate mpicc-wrap processes: the second loads the entry (its mtime is
-    refreshed only by a successful load) and prints the same warnings."""
+    refreshed only by a successful load) and prints the same warnings.  A JSON report
+    keeps the direct cache (test_direct_cache.py) out of the way."""
     env = {**os.environ, "MPICC_WRAP_CACHE": str(tmp_path / "cache"),
-           "MPICC_WRAP_CC": shlex.join(mpirun.mpicc())}
+           "MPICC_WRAP_CC": shlex.join(mpirun.mpicc()),
+           "MPICC_WRAP_REPORT": str(tmp_path / "report.jsonl")}
     env.pop("MPICC_WRAP_DEBUG", None)
     cmd = [mpirun.tool("mpicc-wrap"), "-c", program.name, "-o", "out.o"]
 
