@@ -255,3 +255,6 @@ class TUAnalysis:
     # this TU nor in any visible summary) executes collectives: the link step, which
     # sees every object's summaries, turns them into warnings.
     deferred: list[Finding] = field(default_factory=list)
+    # The only names whose cross-TU summaries the analysis read: functions the TU
+    # calls and does not define.  The direct cache keys a replay on those alone.
+    consulted: list[str] = field(default_factory=list)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 from mpicc_wrap.fileutil import write_atomically
 
-__all__ = ["INDEX", "SCHEMA", "SIDE_SUFFIX", "publish", "side_file", "visible"]
+__all__ = ["INDEX", "SCHEMA", "SIDE_SUFFIX", "merged", "publish", "side_file", "visible"]
 
 SCHEMA = 1
 SIDE_SUFFIX = ".mpicc-wrap.json"
@@ -70,6 +70,21 @@ def visible(obj_path: str, names: Iterable[str] | None = None
         for name in sorted(listed if wanted is None else listed & wanted):
             found += _entries(os.path.join(index, name), own)
     return found
+
+
+def merged(entries: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """One summary per function name: the first, unless a later one executes
+    collectives and it does not (a static function of another TU may share the name:
+    stay on the side of warning)."""
+    by_name: dict[str, dict[str, Any]] = {}
+    for _, summary in entries:
+        name = summary.get("name")
+        if not isinstance(name, str):
+            continue
+        if name not in by_name or (summary.get("has_collectives")
+                                   and not by_name[name].get("has_collectives")):
+            by_name[name] = summary
+    return by_name
 
 
 def _entries(folder: str, own: str) -> list[tuple[str, dict[str, Any]]]:

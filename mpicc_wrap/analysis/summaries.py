@@ -118,15 +118,15 @@ def visible(obj_path: str, options: Options, names: Iterable[str] | None = None
 
 
 def from_raw(entries: list[tuple[str, dict[str, Any]]]) -> dict[str, FunctionSummary]:
-    """The summaries of raw index entries (``sideindex.visible``), merged."""
-    merged: dict[str, FunctionSummary] = {}
-    for _, raw in entries:
+    """The summaries of raw index entries (``sideindex.visible``), one per name
+    (``sideindex.merged``: a summary that executes collectives wins a clash)."""
+    found: dict[str, FunctionSummary] = {}
+    for name, raw in sideindex.merged(entries).items():
         try:
-            summary = FunctionSummary(**raw)
+            found[name] = FunctionSummary(**raw)
         except TypeError:
             continue
-        _merge(merged, {summary.name: summary})
-    return merged
+    return found
 
 
 def identifiers(text: str) -> set[str]:

@@ -15,8 +15,9 @@ import os
 import time
 
 from mpicc_wrap import rules
-from mpicc_wrap.analysis import context, findings
+from mpicc_wrap.analysis import callgraph, context, findings
 from mpicc_wrap.analysis.context import RankOracle
+from mpicc_wrap.analysis.rankdep import seeds
 from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.model import FunctionSummary, ParsedTU, Pos, TUAnalysis
 
@@ -38,11 +39,11 @@ def _with_exit_divergence(default: TUAnalysis, reported: TUAnalysis) -> TUAnalys
     return reported
 
 
-def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary]) -> RankOracle:
+def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str],
+            ) -> RankOracle:
     from mpicc_wrap.analysis import rankdep
-    from mpicc_wrap.analysis.rankdep import seeds
 
-    if not seeds.has_seeds(tu.ast, external):
+    if not seeds.has_seeds(tu.ast, external, called):
         return seeds.Uniform()
 
     def where(line: int) -> str:
@@ -66,7 +67,13 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
     Raises AnalysisSkipped on internal failure."""
     start = time.perf_counter()
     try:
-        oracle = oracle or _oracle(tu, external)
+        # Other TUs' summaries are read only for functions this TU calls by name and
+        # does not define (another TU's summary of a static function, or of a header's
+        # inline one compiled into each object, is not the function called here).
+        called = seeds.call_names(tu.ast)
+        consulted = called - set(callgraph.functions(tu.ast))
+        external = {n: s for n, s in external.items() if n in consulted}
+        oracle = oracle or _oracle(tu, external, called)
         result = _collect(tu, external, oracle, True, everything)
         if exit_divergence:
             result = _with_exit_divergence(result,
@@ -75,6 +82,7 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
         raise
     except Exception as exc:  # our failure on valid code: the driver compiles unchanged
         raise AnalysisSkipped(f"internal analysis error ({type(exc).__name__}: {exc})") from exc
+    result.consulted = sorted(consulted)
     result.stats.analysis_seconds = time.perf_counter() - start
     result.stats.user_lines = tu.user_lines
     return result

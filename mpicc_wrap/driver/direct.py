@@ -7,9 +7,9 @@ of the raw command line an entry holding
   line markers name them), each with its sha256;
 - the compilers it ran (the MPI wrapper and the compiler its ``-show`` names), by
   size and modification time, as ccache's default ``compiler_check`` does;
-- the cross-TU summaries the analysis saw: the TU's identifiers and a digest of the
-  live index entries for them (``sideindex.visible``), since they change the
-  analysis and so the object;
+- the cross-TU summaries the analysis read: the names it consulted (the functions
+  the TU calls and does not define) and a digest of the live index entries for them
+  (``sideindex.visible``), since they change the analysis and so the object;
 - what it produced: the object (with its summary section), the depfile, everything
   written to stderr (the compiler's messages and ours), the object's side record.
 
@@ -23,13 +23,13 @@ arguments, the working directory (relative paths, debug info) and the environmen
 variables that can change what the compilers or mpicc-wrap do (``ENV_PREFIXES``,
 ``ENV_NAMES``).
 
-Not cached: stderr is a terminal (compilers colour their messages there; a replay
-would not); a JSON or SARIF report is requested (those records come from the
-analysis); anything but ``-c`` of exactly one C source file; a failed compile or a
-skipped analysis; a source or header that mentions ``__DATE__``, ``__TIME__`` or
-``__TIMESTAMP__``; flags that read or write files the entry does not track
-(``UNCACHEABLE``); ``@file`` arguments.  ``MPICC_WRAP_RESULT_CACHE=0`` (every TU
-analysed) turns it off with the result cache.
+Not served while a JSON or SARIF report is requested (its records come from the
+analysis), though such a compile stores its entry.  Not cached: stderr is a terminal
+(compilers colour their messages there; a replay would not); anything but ``-c`` of
+exactly one C source file; a failed compile or a skipped analysis; a used
+``__DATE__``, ``__TIME__`` or ``__TIMESTAMP__``; flags that read or write files the
+entry does not track (``UNCACHEABLE``); ``@file`` arguments.
+``MPICC_WRAP_RESULT_CACHE=0`` (every TU analysed) turns it off with the result cache.
 
 Limit, shared with ccache's direct mode: a header created later in an include
 directory searched before the one where a recorded header was found is not noticed
@@ -56,6 +56,7 @@ __all__ = ["ENV_NAMES", "ENV_PREFIXES", "FOLDER", "UNCACHEABLE", "cacheable_args
 FORMAT = "mpicc-wrap-direct-1"  # bump when an entry changes meaning
 FOLDER = "direct"  # under the cache directory
 ENV_PREFIXES = ("MPICC_WRAP_", "MPICH_", "OMPI_", "OPAL_", "GCC_", "LC_")
+REPORTS = ("MPICC_WRAP_REPORT", "MPICC_WRAP_SARIF")  # outside the key: no effect on outputs
 ENV_NAMES = frozenset({"PATH", "MPICC", "CPATH", "C_INCLUDE_PATH", "COMPILER_PATH",
                        "SOURCE_DATE_EPOCH", "DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES",
                        "LANG", "LANGUAGE", "PYTHONPATH", "XDG_CACHE_HOME", "HOME"})
@@ -95,11 +96,16 @@ def _on(env: dict[str, str] | os._Environ[str], name: str, default: str) -> bool
 
 
 def usable(env: dict[str, str] | os._Environ[str]) -> bool:
-    """Whether this environment may use the direct cache at all (see the module doc)."""
+    """Whether this environment may store in the direct cache (see the module doc)."""
     return (_on(env, "MPICC_WRAP_RESULT_CACHE", "1") and not _on(env, "MPICC_WRAP_DEBUG", "0")
             and not _on(env, "MPICC_WRAP_DISABLE", "0") and not env.get("MPICC_WRAP_ACTIVE")
-            and not env.get("MPICC_WRAP_REPORT") and not env.get("MPICC_WRAP_SARIF")
             and not os.isatty(2))
+
+
+def servable(env: dict[str, str] | os._Environ[str]) -> bool:
+    """Whether a hit may be served: not when a report asks for the analysis' records
+    (a compile that writes one still stores its entry, for the rebuilds without)."""
+    return usable(env) and not any(env.get(name) for name in REPORTS)
 
 
 def key(argv: list[str], env: dict[str, str] | os._Environ[str], cwd: str) -> str:
@@ -108,7 +114,7 @@ def key(argv: list[str], env: dict[str, str] | os._Environ[str], cwd: str) -> st
     h.update(sys.version.encode())
     h.update(tool_fingerprint())
     settings = sorted((k, v) for k, v in env.items()
-                      if k in ENV_NAMES or k.startswith(ENV_PREFIXES))
+                      if (k in ENV_NAMES or k.startswith(ENV_PREFIXES)) and k not in REPORTS)
     for part in (cwd, *argv, "\1", *(f"{k}={v}" for k, v in settings)):
         h.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return h.hexdigest()
@@ -145,11 +151,14 @@ def tool_fingerprint() -> bytes:
 
 
 def digest(entries: list[tuple[str, dict[str, Any]]]) -> str:
-    """A digest of the summaries a compile saw (``sideindex.visible``)."""
+    """A digest of the summaries a compile saw (``sideindex.visible`` of the names its
+    analysis consulted, ``TUAnalysis.consulted``) as the analysis sees them: one per
+    name (``sideindex.merged``), whichever objects published it (that varies with the
+    order of a parallel build)."""
     import json
 
-    return hashlib.sha256(json.dumps([s for _, s in entries], sort_keys=True).encode()
-                          ).hexdigest()
+    view = sideindex.merged(entries)
+    return hashlib.sha256(json.dumps(view, sort_keys=True).encode()).hexdigest()
 
 
 def _path(cache: str, name: str) -> str:
@@ -164,7 +173,7 @@ def serve(argv: list[str]) -> int | None:
     status (0), else None (a miss: run the pipeline).  Never raises."""
     try:
         env = os.environ
-        if not cacheable_args(argv) or not usable(env):
+        if not cacheable_args(argv) or not servable(env):
             return None
         cache = env.get("MPICC_WRAP_CACHE") or os.path.join(  # as switches.cache_dir
             env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),

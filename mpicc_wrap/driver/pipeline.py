@@ -43,7 +43,7 @@ class Unit:
     pp_stderr: bytes = b""
     result: StageResult | None = None
     names: list[str] = field(default_factory=list)  # the TU's identifiers
-    seen: str = ""  # digest of the cross-TU summaries its analysis saw (direct cache)
+    seen: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # index entries
 
     @property
     def name(self) -> str:
@@ -126,31 +126,34 @@ class Build:
 
     def direct_candidate(self, argv: list[str]) -> bool:
         """Whether this command may be stored in the direct cache (``direct``): one C
-        source compiled with -c, no report, stderr not a terminal."""
+        source compiled with -c, stderr not a terminal."""
         o = self.options
         return (self.inv.mode == "compile" and len(self.inv.inputs) == 1
                 and len(self.units) == 1 and self.units[0].source.value != "-"
                 and self.inv.output != "-" and o.result_cache and not o.debug
-                and not o.report and not o.sarif and direct.cacheable_args(argv)
-                and direct.usable(os.environ))
+                and direct.cacheable_args(argv) and direct.usable(os.environ))
 
     def store_direct(self, argv: list[str], stderr: bytes) -> None:
         """Record this successful compile in the direct cache (our failures: none)."""
         unit = self.units[0]
-        if self.skips or unit.result is None or not os.path.exists(unit.obj):
+        result = unit.result
+        if (self.skips or result is None or result.analysis is None
+                or not os.path.exists(unit.obj)):
             return  # an analysis skipped (under load, say) is not an answer to keep
         with open(unit.text_path, encoding="utf-8", errors="surrogateescape") as f:
             text = f.read()
         dep = pp.depfile(self.inv, unit.source) if pp.wants_depfile(self.inv) else None
         side = summaries.side_file(unit.obj)
+        names = set(result.analysis.consulted)
+        seen = [(p, s) for p, s in unit.seen if os.path.basename(os.path.dirname(p)) in names]
         record = {
             "text": text, "tool_paths": cc.identity(self.compiler),
             "object": (unit.obj, _read(unit.obj)),
             "depfile": (dep, _read(dep)) if dep and os.path.exists(dep) else None,
             "side": ((_read(side), {n: dataclasses.asdict(s)
-                                    for n, s in unit.result.summaries.items()})
+                                    for n, s in result.summaries.items()})
                      if os.path.exists(side) else None),
-            "stderr": stderr, "names": unit.names, "external": unit.seen,
+            "stderr": stderr, "external": direct.digest(seen), "names": sorted(names),
         }
         self._guarded(unit.name, False, direct.store, argv, cache_dir(self.options), record)
 
@@ -170,9 +173,8 @@ class Build:
             text = f.read()
         try:
             unit.names = sorted(summaries.identifiers(text))
-            raw = sideindex.visible(unit.obj, unit.names)
-            unit.seen = direct.digest(raw)
-            external = summaries.from_raw(raw)
+            unit.seen = sideindex.visible(unit.obj, unit.names)
+            external = summaries.from_raw(unit.seen)
             return stage.run_budgeted(text, unit.name, self.compiler, self.options,
                                       external=external, warning_flags=self.inv.warning_flags)
         except Exception as exc:  # our failure on valid code never fails the build

@@ -195,3 +195,34 @@ def test_side_file_of_a_deleted_object_is_not_visible(tmp_path: Path) -> None:
     Path(helper).unlink()
     assert Path(S.side_file(helper)).exists()
     assert "helper" not in S.visible(main_obj, Options())
+
+
+OWN_HELPER = """\
+#include <mpi.h>
+static void helper(void) { }
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        helper();
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+def test_another_tus_summary_of_a_function_this_tu_defines_is_ignored() -> None:
+    """A static function (or a header's inline one) shares its name with other TUs'
+    functions; their summaries must not stand in for its own definition: here another
+    TU's ``helper`` never returns, which would make the barrier conditional."""
+    from analysis_helpers import parse_source
+
+    from mpicc_wrap.analysis import unit
+
+    tu = parse_source(OWN_HELPER, "own.c")
+    other = FunctionSummary("helper", "other.c", 1, True, ["MPI_Barrier@MPI_COMM_WORLD"],
+                            True, noreturn=True, ends_job=True)
+    assert unit.analyse(tu, {"helper": other}).findings == []
+    assert unit.analyse(tu, {}).findings == []

@@ -154,12 +154,20 @@ def test_flags_with_untracked_outputs_are_not_stored(wrap: Wrap, extra: list[str
     assert wrap.entries() == []
 
 
-def test_reports_and_switches_bypass_it(wrap: Wrap) -> None:
+def test_a_report_is_never_served_but_its_compile_is_stored(wrap: Wrap) -> None:
+    """The report's records come from the analysis: a compile that asks for one runs;
+    its entry serves the rebuilds that do not (the same key: a report changes no
+    output)."""
+    report = wrap.folder / "r.jsonl"
+    for _ in range(2):
+        assert wrap("-c", "b_helper.c", MPICC_WRAP_REPORT=str(report))[2] >= 2
+    assert report.read_text().count("\n") == 2 and len(wrap.entries()) == 1
+    assert wrap("-c", "b_helper.c")[2] == 0
+
+
+def test_switched_off_with_the_result_cache(wrap: Wrap) -> None:
     wrap("-c", "b_helper.c")
     assert len(wrap.entries()) == 1
-    report = str(wrap.folder / "r.jsonl")
-    assert wrap("-c", "b_helper.c", MPICC_WRAP_REPORT=report)[2] >= 2
-    assert Path(report).read_text().count("\n") == 1
     assert wrap("-c", "b_helper.c", MPICC_WRAP_RESULT_CACHE="0")[2] >= 2
 
 
@@ -168,3 +176,32 @@ def test_a_failed_compile_is_not_stored(wrap: Wrap) -> None:
     code, err, _ = wrap("-c", "bad.c")
     assert code != 0 and "error" in err
     assert wrap.entries() == []
+
+
+def test_the_summary_digest_is_the_analysis_view() -> None:
+    """Under make -j the number of objects that published a header's inline function
+    varies from build to build; the analysis sees one summary per name, and so does
+    the digest that keys a hit on them."""
+    from mpicc_wrap.driver import direct
+
+    def entry(name: str, obj: str, collectives: bool = False) -> tuple[str, dict]:
+        return (f"{name}/{obj}.json", {"name": name, "has_collectives": collectives})
+
+    one = [entry("inline_hash", "a"), entry("used", "b")]
+    three = [entry("inline_hash", "a"), entry("inline_hash", "c"), entry("inline_hash", "d"),
+             entry("used", "b")]
+    assert direct.digest(one) == direct.digest(three)
+    assert direct.digest(one) != direct.digest([*one, entry("used", "e", True)])
+
+
+def test_only_consulted_names_key_a_hit(wrap: Wrap) -> None:
+    """A function another TU defines that this TU declares (a header declares them
+    all) but never calls does not change its analysis: its summary appearing later
+    is no reason to compile again (each hypre TU declares every hypre function)."""
+    (wrap.folder / "decl.h").write_text("void unused_elsewhere(void);\n")
+    (wrap.folder / "user.c").write_text('#include "decl.h"\nint user(void) { return 1; }\n')
+    (wrap.folder / "other.c").write_text("#include <mpi.h>\nvoid unused_elsewhere(void) "
+                                         "{ MPI_Barrier(MPI_COMM_WORLD); }\n")
+    wrap("-c", "user.c")
+    wrap("-c", "other.c")
+    assert wrap("-c", "user.c")[2] == 0

@@ -19,7 +19,7 @@ from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.rankdep.locations import callee
 from mpicc_wrap.model import FunctionSummary
 
-__all__ = ["Uniform", "has_seeds"]
+__all__ = ["Uniform", "call_names", "has_seeds"]
 
 
 class _Calls(c_ast.NodeVisitor):
@@ -43,11 +43,18 @@ def _is_seed(name: str, external: Mapping[str, FunctionSummary]) -> bool:
             or (summary is not None and summary.returns_rank))
 
 
-def has_seeds(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary]) -> bool:
-    """True if some call of the TU can introduce a per-process value."""
+def call_names(ast: c_ast.FileAST) -> set[str]:
+    """The names of the functions called by name anywhere in the TU."""
     calls = _Calls()
     calls.visit(ast)
-    return any(_is_seed(name, external) for name in calls.names)
+    return calls.names
+
+
+def has_seeds(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary],
+              names: set[str] | None = None) -> bool:
+    """True if some call of the TU (``names``: its ``call_names``) can introduce a
+    per-process value."""
+    return any(_is_seed(name, external) for name in (names or call_names(ast)))
 
 
 class Uniform:
