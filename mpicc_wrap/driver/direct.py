@@ -53,7 +53,8 @@ from mpicc_wrap.fileutil import write_all, write_atomically
 __all__ = ["ENV_NAMES", "ENV_PREFIXES", "FOLDER", "UNCACHEABLE", "cacheable_args",
            "digest", "serve", "store", "tool_fingerprint"]
 
-FORMAT = "mpicc-wrap-direct-1"  # bump when an entry changes meaning
+FORMAT = "mpicc-wrap-direct-2"  # bump when an entry changes meaning
+VARIANTS = 4  # results kept per command (see ``store``)
 FOLDER = "direct"  # under the cache directory
 ENV_PREFIXES = ("MPICC_WRAP_", "MPICH_", "OMPI_", "OPAL_", "GCC_", "LC_")
 REPORTS = ("MPICC_WRAP_REPORT", "MPICC_WRAP_SARIF")  # outside the key: no effect on outputs
@@ -179,28 +180,43 @@ def serve(argv: list[str]) -> int | None:
             env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
             "mpicc-wrap")
         path = _path(cache, key(argv, env, os.getcwd()))
-        with open(path, "rb") as f:
-            entry = marshal.loads(f.read())
-        if entry.get("format") != FORMAT or not _unchanged(entry):
-            return None
-        _replay(entry)
-        os.utime(path)  # recently used: evicted last
-        return 0
+        hashes: dict[str, str] = {}
+        for variant in _variants(path):
+            if _unchanged(variant, hashes):
+                _replay(variant)
+                os.utime(path)  # recently used: evicted last
+                return 0
+        return None
     except Exception:  # absent, unreadable, corrupt or unwritable: the pipeline decides
         return None
 
 
-def _unchanged(entry: dict[str, Any]) -> bool:
-    """Every file, compiler and visible summary the entry recorded is as it was."""
-    for path, size, mtime in entry["tools"]:
+def _variants(path: str) -> list[dict[str, Any]]:
+    """The results stored under ``path``, newest first ([] if none or unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            entry = marshal.loads(f.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return []
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT:
+        return []
+    return list(entry["variants"])
+
+
+def _unchanged(variant: dict[str, Any], hashes: dict[str, str]) -> bool:
+    """Every file, compiler and visible summary the variant recorded is as it was
+    (``hashes``: file digests already computed for the variants tried before)."""
+    for path, size, mtime in variant["tools"]:
         st = os.stat(path)
         if (st.st_size, st.st_mtime_ns) != (size, mtime):
             return False
-    for path, sha in entry["inputs"]:
-        if _sha256(path) != sha:
+    for path, sha in variant["inputs"]:
+        if path not in hashes:
+            hashes[path] = _sha256(path)
+        if hashes[path] != sha:
             return False
-    seen = sideindex.visible(entry["object"][0], entry["names"])
-    return digest(seen) == entry["external"]
+    seen = sideindex.visible(variant["object"][0], variant["names"])
+    return digest(seen) == variant["external"]
 
 
 def _replay(entry: dict[str, Any]) -> None:
@@ -263,8 +279,13 @@ def expands_time(pp_text: str) -> bool:
 
 def store(argv: list[str], cache: str, record: dict[str, Any]) -> bool:
     """Store ``record`` (object, depfile, stderr, side, names, external, tools and the
-    preprocessed ``text``) as the entry of this command; False when it must not be
-    cached (a time macro used) or cannot be (an unreadable input, an unwritable cache)."""
+    preprocessed ``text``) as the newest result of this command; False when it must
+    not be cached (a time macro used) or cannot be (an unreadable input, an
+    unwritable cache).
+
+    A command keeps up to ``VARIANTS`` results that differ in what they saw: under
+    ``make -j`` a callee's object may or may not be done when its caller compiles, so
+    successive rebuilds can alternate between two sets of visible summaries."""
     from mpicc_wrap.driver import resultcache
 
     cwd = os.getcwd()
@@ -279,8 +300,11 @@ def store(argv: list[str], cache: str, record: dict[str, Any]) -> bool:
             files.append((path, hashlib.sha256(data).hexdigest()))
         tools = [(p, st.st_size, st.st_mtime_ns)
                  for p in record.pop("tool_paths") for st in [os.stat(p)]]
-        entry = {"format": FORMAT, "inputs": files, "tools": tools, **record}
+        new = {"inputs": files, "tools": tools, **record}
         path = _path(cache, key(argv, os.environ, cwd))
+        same = ("inputs", "tools", "external")
+        older = [v for v in _variants(path) if any(v[k] != new[k] for k in same)]
+        entry = {"format": FORMAT, "variants": [new, *older][:VARIANTS]}
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_atomically(path, marshal.dumps(entry), 0o600)
         if int(path[-14:-6], 16) % resultcache.EVICT_EVERY == 0:  # about one write in 32

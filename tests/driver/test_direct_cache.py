@@ -205,3 +205,16 @@ def test_only_consulted_names_key_a_hit(wrap: Wrap) -> None:
     wrap("-c", "user.c")
     wrap("-c", "other.c")
     assert wrap("-c", "user.c")[2] == 0
+
+
+def test_both_states_of_a_parallel_build_are_kept(wrap: Wrap) -> None:
+    """Under make -j a callee's object is sometimes done before its caller compiles,
+    sometimes not: each rebuild may see the other state, and both are served."""
+    _, alone, _ = wrap("-c", "a_main.c")  # reduce_all not known yet
+    wrap("-c", "b_helper.c")
+    _, known, _ = wrap("-c", "a_main.c")
+    assert "warning:" in known and "warning:" not in alone
+    (wrap.folder / "b_helper.o").unlink()  # make clean: its summary is dead
+    assert wrap("-c", "a_main.c")[1:] == (alone, 0)
+    assert wrap("-c", "b_helper.c")[2] == 0
+    assert wrap("-c", "a_main.c")[1:] == (known, 0)
