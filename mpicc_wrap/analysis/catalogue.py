@@ -65,6 +65,9 @@ class MPIFunc:
     flag: int | None = None  # Test*, Iprobe, Improbe: did it complete / match
     index: int | None = None  # Waitany/Testany: index; Waitsome/Testsome: the indices
     outcount: int | None = None  # Waitsome/Testsome: how many completed
+    # Handle constructors: the pointer argument that receives the new communicator,
+    # window or file handle (every member of it made this call: ``rankdep/communicators``).
+    creates: int | None = None
 
     @property
     def is_collective(self) -> bool:
@@ -186,42 +189,44 @@ _SENDS: tuple[tuple[str, int | None], ...] = (
 
 _OTHERS: tuple[MPIFunc, ...] = (
     # Communicator constructors and destructors (MPI-4 §7.4): collective over `comm`.
-    _F("MPI_Comm_split", "constructor", comm=0),
-    _F("MPI_Comm_split_type", "constructor", comm=0),
-    _F("MPI_Comm_dup", "constructor", comm=0),
-    _F("MPI_Comm_dup_with_info", "constructor", comm=0),
-    _F("MPI_Comm_idup", "constructor", comm=0, request=2),
-    _F("MPI_Comm_idup_with_info", "constructor", comm=0, request=3),
-    _F("MPI_Comm_create", "constructor", comm=0),
+    _F("MPI_Comm_split", "constructor", comm=0, creates=3),
+    _F("MPI_Comm_split_type", "constructor", comm=0, creates=4),
+    _F("MPI_Comm_dup", "constructor", comm=0, creates=1),
+    _F("MPI_Comm_dup_with_info", "constructor", comm=0, creates=2),
+    _F("MPI_Comm_idup", "constructor", comm=0, request=2, creates=1),
+    _F("MPI_Comm_idup_with_info", "constructor", comm=0, request=3, creates=2),
+    _F("MPI_Comm_create", "constructor", comm=0, creates=2),
     # Collective over the *group* only, not over `comm`: not checked as a collective.
-    _F("MPI_Comm_create_group", "other", comm=0),
-    _F("MPI_Comm_create_from_group", "other"),
-    _F("MPI_Intercomm_create_from_groups", "other"),
+    _F("MPI_Comm_create_group", "other", comm=0, creates=3),
+    _F("MPI_Comm_create_from_group", "other", creates=4),
+    _F("MPI_Intercomm_create_from_groups", "other", creates=7),
     _F("MPI_Comm_free", "destructor", comm=0, handle_ptrs=(0,)),
     _F("MPI_Comm_disconnect", "destructor", comm=0, handle_ptrs=(0,)),
-    _F("MPI_Intercomm_create", "constructor", comm=0),
-    _F("MPI_Intercomm_merge", "constructor", comm=0),
-    _F("MPI_Cart_create", "constructor", comm=0),
-    _F("MPI_Cart_sub", "constructor", comm=0),
-    _F("MPI_Graph_create", "constructor", comm=0),
-    _F("MPI_Dist_graph_create", "constructor", comm=0),
-    _F("MPI_Dist_graph_create_adjacent", "constructor", comm=0),
+    _F("MPI_Intercomm_create", "constructor", comm=0, creates=5),
+    _F("MPI_Intercomm_merge", "constructor", comm=0, creates=2),
+    _F("MPI_Cart_create", "constructor", comm=0, creates=5),
+    _F("MPI_Cart_sub", "constructor", comm=0, creates=2),
+    _F("MPI_Graph_create", "constructor", comm=0, creates=5),
+    _F("MPI_Dist_graph_create", "constructor", comm=0, creates=8),
+    _F("MPI_Dist_graph_create_adjacent", "constructor", comm=0,
+       creates=9),
     _F("MPI_Comm_spawn", "constructor", comm=5, root=4),
     _F("MPI_Comm_spawn_multiple", "constructor", comm=6, root=5),
     _F("MPI_Comm_accept", "constructor", comm=3, root=2),
     _F("MPI_Comm_connect", "constructor", comm=3, root=2),
     _F("MPI_Comm_set_info", "collective", comm=0),  # collective since MPI-3.0
     # One-sided windows (MPI-4 §12).
-    _F("MPI_Win_create", "constructor", comm=4),
-    _F("MPI_Win_allocate", "constructor", comm=3, rank_outputs=(4,)),
-    _F("MPI_Win_allocate_shared", "constructor", comm=3, rank_outputs=(4,)),
-    _F("MPI_Win_create_dynamic", "constructor", comm=1),
+    _F("MPI_Win_create", "constructor", comm=4, creates=5),
+    _F("MPI_Win_allocate", "constructor", comm=3, rank_outputs=(4,), creates=5),
+    _F("MPI_Win_allocate_shared", "constructor", comm=3, rank_outputs=(4,),
+       creates=5),
+    _F("MPI_Win_create_dynamic", "constructor", comm=1, creates=2),
     _F("MPI_Win_fence", "collective", comm=1, handle="win"),
     _F("MPI_Win_set_info", "collective", comm=0, handle="win"),
     _F("MPI_Win_free", "destructor", comm=0, handle="win", handle_ptrs=(0,)),
     _F("MPI_Win_shared_query", "other", rank_outputs=(2, 3, 4)),
     # Parallel I/O (MPI-4 §14): collective over the file's communicator.
-    _F("MPI_File_open", "constructor", comm=0),
+    _F("MPI_File_open", "constructor", comm=0, creates=4),
     _F("MPI_File_close", "destructor", comm=0, handle="file", handle_ptrs=(0,)),
     _F("MPI_File_set_view", "collective", comm=0, handle="file"),
     _F("MPI_File_set_size", "collective", comm=0, handle="file"),

@@ -72,6 +72,22 @@ def test_entry_matches_mpi_h(name: str) -> None:
         assert _param_type(params[f.count]) in ("int", "MPI_Count")
     if f.request is not None:
         assert _param_type(params[f.request]) == "MPI_Request*"
+    if f.creates is not None:
+        assert _param_type(params[f.creates]) in {t + "*" for t in _HANDLE_TYPES.values()}, (
+            name, params[f.creates])
+
+
+# Constructors of handles whose group includes processes that did not make the call:
+# the spawned or connected side of an intercommunicator.
+_FOREIGN = {"MPI_Comm_spawn", "MPI_Comm_spawn_multiple", "MPI_Comm_accept",
+            "MPI_Comm_connect"}
+
+
+def test_every_constructor_names_its_new_handle() -> None:
+    missing = [n for n, f in CATALOGUE.items()
+               if f.kind == "constructor" and f.creates is None
+               and n.removeprefix("P") not in _FOREIGN]
+    assert not missing
 
 
 @pytest.mark.parametrize("name", sorted(catalogue.RANK_SOURCE_FUNCTIONS))

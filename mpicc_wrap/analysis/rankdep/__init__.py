@@ -88,11 +88,19 @@ The relative solve is the world solve with fewer seeds, so it is never less unif
   reaches the collective with a null handle is an MPI error whatever the branches did.
 * ``MPI_Comm_split(parent, colour, key, &h)`` gives each member of the new ``c`` the same
   colour, so the colour expression, the expression a colour variable was assigned
-  once, and the predicate ``P`` of a colour ``P ? a : b`` with distinct constant arms
-  are uniform within ``c`` -- provided the split is in the function that tests them,
-  every variable they read is a tracked local written at most once there, outside
-  loops, and the function has no ``goto``: then each later evaluation sees exactly the
-  values the split saw (a read before the single write reads an indeterminate value).
+  once, the test that chose between two constant colours (``x = K1; if (P) x = K2;``),
+  and the predicate ``P`` of a colour ``P ? a : b`` with distinct constant arms are
+  uniform within ``c``.
+* Every member of ``c`` made the call that created it, so the conditions of the ``if``
+  statements around that call held alike on all of them -- provided the handle is a
+  tracked local written only by that call (``MPI_Comm_create_group`` under
+  ``if (rank <= size / 2)``, then ``MPI_Barrier`` under the same test).
+* Both facts hold only where the constructor is in the function that tests them,
+  every variable they read is a tracked local written at most once there (a parameter
+  counts as written at entry), outside loops, the constructor is outside loops, and the
+  function has no ``goto``: then each later evaluation sees exactly the values the
+  constructor's callers saw (a read before the single write reads an indeterminate
+  value).
 * A handle is identified by its location (``Local``/``Global`` name, ``*p``, a field by
   name, an array's elements); a communicator text the analysis cannot resolve, or
   ``MPI_COMM_WORLD``, is judged against the world.

@@ -9,21 +9,39 @@ soundness argument):
 * ``h == MPI_COMM_NULL`` / ``h != MPI_COMM_NULL`` where ``h`` is the handle itself:
   on every member of ``c`` the handle is a valid communicator, so the comparison is
   constant there.
-* the colour of the ``MPI_Comm_split`` that created ``c`` in the same function, and the
-  predicate a colour ``P ? a : b`` is built from (distinct constant arms): all members
-  of ``c`` passed the same colour.  Only when every variable of the expression is a
-  tracked local written at most once in the function, outside loops, in a function
-  without ``goto``, and the split is outside loops too: then every read of the
-  expression after the split sees the values the split saw.
+* the colour of the ``MPI_Comm_split`` that created ``c`` in the same function, and
+  what decided it: the value a colour variable was given, the test ``P`` of
+  ``x = K1; if (P) x = K2;`` or ``if (P) x = K1; else x = K2;`` (distinct constants,
+  that ``if`` inside no other construct), and the predicate of a colour ``P ? a : b``
+  (distinct constant arms): all members of ``c`` passed the same colour, and the colour
+  tells the two values of ``P`` apart.  ``MPI_UNDEFINED`` is such a constant: the
+  processes that pass it get ``MPI_COMM_NULL`` and are members of nothing.
+* the conditions of the ``if`` statements around the call that created ``c`` (any
+  handle constructor: split, dup, create, create_group, cart, graph, window and file
+  constructors; the catalogue's ``creates`` argument): every member of ``c`` made that
+  call, so each of those conditions had one value on all of them there.  Only when the
+  handle is a tracked local that nothing else in the function writes (``MPI_Comm_free``
+  aside), so every member's handle comes from that call; a handle written twice (a
+  split in one arm and a dup in the other) may hold the communicator of either.
+
+Both rules hold only when every variable of the expression is a tracked local written
+at most once in the function (a parameter's value at entry counts as a write), outside
+loops, in a function without ``goto``, and the constructor is outside loops too: then
+every read of the expression after the constructor sees the values the constructor's
+callers saw (a read before the single write of a local reads an indeterminate value).
+Within one function invocation, every member of ``c`` executed the constructor exactly
+once, so the argument applies to each member alike.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis.catalogue import lookup
 from mpicc_wrap.analysis.rankdep.locations import (
     Field,
     FunctionFacts,
@@ -35,7 +53,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
 )
 from mpicc_wrap.frontend import handles, positions
 
-__all__ = ["colour_facts", "comm_location", "handle_location", "is_comm_null",
+__all__ = ["comm_location", "handle_location", "is_comm_null", "member_facts",
            "null_tested"]
 
 _WORLD = frozenset({"MPI_COMM_WORLD", ""})
@@ -121,7 +139,7 @@ class _NullTests(c_ast.NodeVisitor):
 def null_tested(funcs: Iterable[FunctionFacts], names: dict[str, str]) -> set[Loc]:
     """Every handle location some function of the TU compares with MPI_COMM_NULL: a
     solve relative to any other handle differs from the world solve only by split
-    colours (``colour_facts``)."""
+    colours and creation sites (``member_facts``)."""
     found: set[Loc] = set()
     for f in funcs:
         scan = _NullTests(f, names)
@@ -130,22 +148,46 @@ def null_tested(funcs: Iterable[FunctionFacts], names: dict[str, str]) -> set[Lo
     return found
 
 
+class _At(NamedTuple):
+    """A write of a local, or a handle constructor call: the node (the assigned value,
+    None when unknown; the call), the conditional constructs around it, innermost last,
+    each with the arm it is in ("then", "else" or "" for the others), whether it is
+    inside a loop, and its order in the function's text."""
+
+    node: c_ast.Node | None
+    inside: tuple[tuple[c_ast.Node, str], ...]
+    looped: bool
+    seq: int
+
+
 class _Writes(c_ast.NodeVisitor):
-    """Write sites per local name, whether any is inside a loop, and the splits."""
+    """Per local name its writes, the handle constructor calls, and the handles passed
+    by address to MPI destructors (``MPI_Comm_free(&c)`` ends a handle, it does not give
+    it another communicator)."""
 
     def __init__(self) -> None:
-        self.count: dict[str, int] = {}
-        self.in_loop: set[str] = set()
-        self.splits: list[tuple[c_ast.FuncCall, bool]] = []  # (call, inside a loop)
-        self.defs: dict[str, c_ast.Node] = {}  # name -> its one assigned expression
-        self.loops = 0
+        self.writes: dict[str, list[_At]] = {}
+        self.constructors: list[_At] = []
+        self.freed: dict[str, int] = {}
+        self._inside: list[tuple[c_ast.Node, str]] = []
+        self._loops = 0
+        self._seq = 0
+
+    def _at(self, node: c_ast.Node | None) -> _At:
+        self._seq += 1
+        return _At(node, tuple(self._inside), bool(self._loops), self._seq)
 
     def _wrote(self, name: str, value: c_ast.Node | None) -> None:
-        self.count[name] = self.count.get(name, 0) + 1
-        if self.loops:
-            self.in_loop.add(name)
-        if value is not None:
-            self.defs[name] = value
+        self.writes.setdefault(name, []).append(self._at(value))
+
+    def _arm(self, node: c_ast.Node, arm: str, child: c_ast.Node | None) -> None:
+        self._inside.append((node, arm))
+        self.visit(child)
+        self._inside.pop()
+
+    def visit(self, node: c_ast.Node | None) -> None:
+        if node is not None:
+            super().visit(node)
 
     def visit_Struct(self, node: c_ast.Node) -> None:
         pass
@@ -153,11 +195,32 @@ class _Writes(c_ast.NodeVisitor):
     visit_Union = visit_Struct
 
     def _loop(self, node: c_ast.Node) -> None:
-        self.loops += 1
+        self._loops += 1
         self.generic_visit(node)
-        self.loops -= 1
+        self._loops -= 1
 
     visit_While = visit_DoWhile = visit_For = _loop
+
+    def visit_If(self, node: c_ast.If) -> None:
+        self.visit(node.cond)
+        self._arm(node, "then", node.iftrue)
+        self._arm(node, "else", node.iffalse)
+
+    def visit_TernaryOp(self, node: c_ast.TernaryOp) -> None:
+        self.visit(node.cond)
+        self._arm(node, "", node.iftrue)
+        self._arm(node, "", node.iffalse)
+
+    def visit_Switch(self, node: c_ast.Switch) -> None:
+        self.visit(node.cond)
+        self._arm(node, "", node.stmt)
+
+    def visit_BinaryOp(self, node: c_ast.BinaryOp) -> None:
+        self.visit(node.left)
+        if node.op in ("&&", "||"):  # the right operand is conditional
+            self._arm(node, "", node.right)
+        else:
+            self.visit(node.right)
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.name and node.init is not None:
@@ -175,12 +238,25 @@ class _Writes(c_ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
-        if callee(node) in ("MPI_Comm_split", "PMPI_Comm_split"):
-            self.splits.append((node, bool(self.loops)))
+        spec = lookup(callee(node) or "")
+        if spec is not None and spec.creates is not None:
+            self.constructors.append(self._at(node))
+        args = node.args.exprs if spec is not None and node.args is not None else []
+        for i in spec.handle_ptrs if spec is not None else ():
+            if i < len(args) and (h := _address_of(args[i])) is not None \
+                    and isinstance(h, c_ast.ID):
+                self.freed[h.name] = self.freed.get(h.name, 0) + 1
         self.generic_visit(node)
 
 
-def _constant(e: c_ast.Node) -> bool:
+def _address_of(e: c_ast.Node) -> c_ast.Node | None:
+    """``x`` of the argument ``&x`` (casts aside), else None."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    return e.expr if isinstance(e, c_ast.UnaryOp) and e.op == "&" else None
+
+
+def _constant(e: c_ast.Node | None) -> bool:
     while isinstance(e, c_ast.Cast):
         e = e.expr
     if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+"):
@@ -188,44 +264,101 @@ def _constant(e: c_ast.Node) -> bool:
     return isinstance(e, c_ast.Constant)
 
 
-def colour_facts(f: FunctionFacts, within: Loc, variables: set[str]) -> set[str]:
-    """C texts of the expressions that every member of the communicator at ``within``
-    evaluated alike when ``f`` created it with MPI_Comm_split (rule in the module
-    docstring); empty when ``f`` made no such split or the rule does not apply."""
+def _distinct_constants(values: list[c_ast.Node | None]) -> bool:
+    texts = [positions.c_text(v) for v in values if _constant(v)]
+    return len(texts) == len(values) and len(set(texts)) == len(texts)
+
+
+def member_facts(f: FunctionFacts, within: Loc, variables: set[str]) -> set[str]:
+    """C texts of the expressions that have one value on every member of the
+    communicator at ``within`` because ``f`` created it (rules in the module
+    docstring); empty when no rule applies."""
     if f.has_goto:
         return set()
     scan = _Writes()
     scan.visit(f.body)
     out: set[str] = set()
-    for call, looped in scan.splits:
+    for site in scan.constructors:
+        call = site.node
+        assert isinstance(call, c_ast.FuncCall)
+        spec = lookup(callee(call) or "")
         args = call.args.exprs if call.args is not None else []
-        if looped or len(args) < 4:
+        if (site.looped or spec is None or spec.creates is None
+                or spec.creates >= len(args)):
             continue
-        target = args[3]
-        while isinstance(target, c_ast.Cast):
-            target = target.expr
-        if not (isinstance(target, c_ast.UnaryOp) and target.op == "&"
-                and handle_location(f, target.expr) == within):
+        handle = _address_of(args[spec.creates])
+        if handle is None or handle_location(f, handle) != within:
             continue
-        exprs = [args[1]]
-        colour = args[1]
-        if isinstance(colour, c_ast.ID) and scan.count.get(colour.name) == 1 \
-                and colour.name in scan.defs:
-            exprs.append(scan.defs[colour.name])
-        for e in list(exprs):
-            if (isinstance(e, c_ast.TernaryOp) and _constant(e.iftrue)
-                    and _constant(e.iffalse)
-                    and positions.c_text(e.iftrue) != positions.c_text(e.iffalse)):
-                exprs.append(e.cond)
-        for e in exprs:
-            # Names that are neither locals nor file-scope variables are enumerators.
-            names = {n.name for n in _ids(e)} - {
-                n for n in {i.name for i in _ids(e)} if n not in f.locals
-                and n not in variables and n != "<call>"}
-            if all(n in f.tracked and scan.count.get(n, 0) <= 1 and n not in scan.in_loop
-                   for n in names):
-                out.add(positions.c_text(e))
+        only = _written_only_here(scan, f, handle)
+        local = isinstance(handle, c_ast.ID) and handle.name in f.locals
+        exprs: list[c_ast.Node] = []
+        if spec.name == "MPI_Comm_split" and (only or not local) and len(args) > 1:
+            exprs += _colour_exprs(scan, args[1], site)
+        if only:  # every member made this call: the conditions around it held
+            exprs += [n.cond for n, _ in site.inside if isinstance(n, c_ast.If)]
+        out |= {positions.c_text(e) for e in exprs if _stable(scan, f, e, variables)}
     return out
+
+
+def _written_only_here(scan: _Writes, f: FunctionFacts, handle: c_ast.Node) -> bool:
+    """True when ``handle`` is a tracked local that nothing in ``f`` writes but one
+    constructor call (destructors aside)."""
+    if not (isinstance(handle, c_ast.ID) and handle.name in f.tracked):
+        return False
+    name = handle.name
+    return len(scan.writes.get(name, [])) - scan.freed.get(name, 0) == 1 \
+        and name not in f.params
+
+
+def _colour_exprs(scan: _Writes, colour: c_ast.Node, split: _At) -> list[c_ast.Node]:
+    """The colour, the value a colour variable was given before the split, the test
+    that chose between constant colours, and the predicate of ``P ? a : b``."""
+    exprs = [colour]
+    writes = scan.writes.get(colour.name, []) if isinstance(colour, c_ast.ID) else []
+    if any(w.seq > split.seq for w in writes):
+        writes = []
+    if len(writes) == 1 and writes[0].node is not None:
+        exprs.append(writes[0].node)
+    elif len(writes) == 2 and (test := _chosen_by(writes)) is not None:
+        exprs.append(test)
+    for e in list(exprs):
+        if (isinstance(e, c_ast.TernaryOp)
+                and _distinct_constants([e.iftrue, e.iffalse])):
+            exprs.append(e.cond)
+    return exprs
+
+
+def _chosen_by(writes: list[_At]) -> c_ast.Node | None:
+    """``P`` when two writes of distinct constants are ``x = K1; if (P) x = K2;`` or
+    ``if (P) x = K1; else x = K2;``, with that ``if`` inside no other construct: on
+    every path past it, x is K2 exactly when P held."""
+    first, second = writes
+    if first.looped or second.looped \
+            or not _distinct_constants([first.node, second.node]):
+        return None
+    if not first.inside and len(second.inside) == 1:
+        node, arm = second.inside[0]
+        return node.cond if isinstance(node, c_ast.If) and arm == "then" \
+            and node.iffalse is None else None
+    if len(first.inside) == len(second.inside) == 1:
+        (node, arm1), (other, arm2) = first.inside[0], second.inside[0]
+        if node is other and isinstance(node, c_ast.If) and {arm1, arm2} == {"then", "else"}:
+            return node.cond
+    return None
+
+
+def _stable(scan: _Writes, f: FunctionFacts, e: c_ast.Node, variables: set[str]) -> bool:
+    """Every variable ``e`` reads is a tracked local written at most once in ``f`` (a
+    parameter's value at entry counts as one write), outside loops: each read after
+    that write sees the value a read at the constructor saw."""
+    for n in {i.name for i in _ids(e)}:
+        if n not in f.locals and n not in variables and n != "<call>":
+            continue  # an enumerator
+        writes = scan.writes.get(n, [])
+        if (n not in f.tracked or len(writes) + (n in f.params) > 1
+                or any(w.looped for w in writes)):
+            return False
+    return True
 
 
 def _ids(e: c_ast.Node) -> list[c_ast.ID]:

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.rankdep.communicators import (
-    colour_facts,
     comm_location,
+    member_facts,
     null_tested,
 )
 from mpicc_wrap.analysis.rankdep.locations import (
@@ -68,7 +68,7 @@ class RankDependence(Statements):
         if within is not None:
             variables = {d.name for d in self._global_decls if d.name}
             self._colours = {n: c for n, f in funcs.items()
-                             if (c := colour_facts(f, within, variables))}
+                             if (c := member_facts(f, within, variables))}
         self._signs = signs or Signs(funcs)  # a relative solve shares the world's
         self._const_params = const_params or {}
         self.walks = 0  # unit walks the solver made (for the stress tests)
@@ -95,14 +95,14 @@ class RankDependence(Statements):
 
     def _relative_differs(self, within: Loc) -> bool:
         """False when the solve relative to ``within`` would repeat the world solve: the
-        TU neither tests that handle against MPI_COMM_NULL nor creates it by a split
-        whose colour facts apply (the only two differences, ``communicators.py``)."""
+        TU neither tests that handle against MPI_COMM_NULL nor creates it where a
+        creation fact applies (the only two differences, ``communicators.py``)."""
         if self._null_tested is None:
             self._null_tested = null_tested(self._funcs.values(), self._handle_names)
         if within in self._null_tested:
             return True
         variables = {d.name for d in self._global_decls if d.name}
-        return any(colour_facts(f, within, variables) for f in self._funcs.values())
+        return any(member_facts(f, within, variables) for f in self._funcs.values())
 
     def _reason(self, func_name: str, expr: c_ast.Node) -> str | None:
         if id(expr) in self._seen:
