@@ -51,10 +51,16 @@ Precision choices (each is conservative in the direction that does not hide a bu
   a worklist: callers first, and a function is walked again only when a location it
   read has grown.
 * φ-gating (§3, Fig. 2(d)): a write lexically inside an if/loop/switch/?:/&&/|| whose
-  predicate is multi-valued is multi-valued.  After a return/goto (break/continue) gated
-  by a multi-valued predicate, the rest of the function (loop) is gated too, since the
-  ranks that stay see different values than those that left.  Loops whose exit depends on
-  multi-valued values gate their whole body.  Functions with ``goto`` use weak updates.
+  predicate is multi-valued is multi-valued.  For tracked locals under an ``if`` the gate
+  is placed where §3 puts the φ-node, at the join: inside the arm the processes that run
+  it agree on what it computes from single-valued data (a loop index bounding
+  collectives under ``if (rank < n)``), after the join every local an arm wrote carries
+  the test.  Memory that is not a tracked local has no join and is gated at the write;
+  functions with ``goto`` gate at the write too (a jump out of an arm skips the join).
+  After a return/goto (break/continue) gated by a multi-valued predicate, the rest of
+  the function (loop) is gated too, since the ranks that stay see different values than
+  those that left.  Loops whose exit depends on multi-valued values gate their whole
+  body.  Functions with ``goto`` use weak updates.
   A function called under a multi-valued predicate makes its writes to non-local memory
   (globals, fields not reached through a parameter) multi-valued: ``if (rank == 0)
   init();`` leaves the globals init() sets different on different ranks.

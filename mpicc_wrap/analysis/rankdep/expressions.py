@@ -80,6 +80,11 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         self._env: dict[str, str] = {}
         self._entry: dict[str, str] = {}  # env at the innermost switch's entry
         self._ctrl: str | None = None
+        # The gate of writes to tracked locals: ``_ctrl`` less the multi-valued ``if``
+        # tests, which gate those writes at their join instead (statements.visit_If);
+        # per such ``if`` being walked, the tracked locals its arms wrote.
+        self._env_ctrl: str | None = None
+        self._phi: list[set[str]] = []
         self._entry_ctrl: str | None = None  # the function is called under this gate
         self._weak = 0
         # Relative solve (communicators.py): the handle location of the communicator
@@ -98,14 +103,19 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         raise NotImplementedError  # statements.Statements
 
     @contextmanager
-    def _gated(self, reason: str | None, weak: bool = False) -> Iterator[None]:
-        saved = self._ctrl
+    def _gated(self, reason: str | None, weak: bool = False,
+               phi: bool = False) -> Iterator[None]:
+        """Walk under the gate ``reason``; ``phi``: not for writes to tracked locals,
+        which the caller gates at the join."""
+        saved, saved_env = self._ctrl, self._env_ctrl
         self._ctrl = saved or reason
+        if not phi:
+            self._env_ctrl = saved_env or reason
         self._weak += int(weak)
         try:
             yield
         finally:
-            self._ctrl = saved
+            self._ctrl, self._env_ctrl = saved, saved_env
             self._weak -= int(weak)
 
     # -- values -------------------------------------------------------------------------
@@ -261,18 +271,26 @@ class Expressions(PointsTo, c_ast.NodeVisitor):
         return [], self._value(e)
 
     def _write(self, targets: list[Target], reason: str | None, strong: bool) -> None:
+        local = reason or self._env_ctrl
         reason = reason or self._ctrl
         for kind, name in targets:
             if not isinstance(name, str):
                 outside = self._entry_ctrl if not self._is_local_key(kind, name) else None
                 if reason or outside:
                     self.store.mark(name, reason or outside or "")
-            elif reason:
-                self._env.setdefault(name, reason)
-                if self._func and not self.store.readonly:
-                    self._ever[self._func.name].setdefault(name, reason)
+                continue
+            if self._phi:
+                self._phi[-1].add(name)
+            if local:
+                self._taint(name, local)
             elif strong and not self._weak and kind != "envel":
                 self._env.pop(name, None)
+
+    def _taint(self, name: str, reason: str) -> None:
+        """The tracked local ``name`` is multi-valued from here on."""
+        self._env.setdefault(name, reason)
+        if self._func and not self.store.readonly:
+            self._ever[self._func.name].setdefault(name, reason)
 
     # -- calls --------------------------------------------------------------------------
 

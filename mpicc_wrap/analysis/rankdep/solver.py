@@ -210,5 +210,6 @@ class RankDependence(Statements):
         self._func = self._funcs.get(func) if func else None
         self._track_reasons(self._func)
         self._env = dict(env)
-        self._ctrl = None
+        self._ctrl = self._env_ctrl = None
+        self._phi = []
         self._entry_ctrl = None

@@ -140,23 +140,38 @@ class Statements(Expressions):
         arm = self._alone_arm(s, cond)
         if arm is not None:
             return self._if_alone(s, arm, before)
-        with self._gated(cond):
+        # φ-placement (003 §3, Fig. 2(d)): the processes that run an arm agree on what
+        # it computes from single-valued data, so a multi-valued test gates the locals
+        # the arms write at the join, not inside the arms (``for (i = 0; i < n; i++)
+        # MPI_Gather(..., i, comm)`` under ``if (rank < n)`` has one root).  Not in a
+        # function with ``goto``: a jump out of an arm would skip the join.
+        phi = bool(cond) and self._func is not None and not self._func.has_goto
+        if phi:
+            self._phi.append(set())
+        with self._gated(cond, phi=phi):
             gates = self._stmt(s.iftrue)
             after_true, self._env = self._env, before
             gates = {**self._stmt(s.iffalse), **gates}
         self._env = join(after_true, self._env)
+        if phi and cond:
+            written = self._phi.pop()
+            if self._phi:
+                self._phi[-1] |= written
+            for name in sorted(written):
+                self._taint(name, cond)
         return gates
 
     def _if_alone(self, s: c_ast.If, arm: int, before: dict[str, str]) -> dict[str, str]:
         """An alone arm (module docstring): walked ungated, its exits dropped; the other
         arm is walked under the enclosing gate only."""
         alone, other = (s.iftrue, s.iffalse) if arm == 0 else (s.iffalse, s.iftrue)
-        saved, self._ctrl = self._ctrl, None
+        saved, self._ctrl = (self._ctrl, self._env_ctrl), None
+        self._env_ctrl = None
         self._env = {}  # every multi-valued local derives from the rank, 0 here
         try:
             self._stmt(alone)
         finally:
-            self._ctrl = saved
+            self._ctrl, self._env_ctrl = saved
         after_alone, self._env = self._env, before
         gates = self._stmt(other)
         self._env = join(after_alone, self._env)
