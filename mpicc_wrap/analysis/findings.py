@@ -9,7 +9,7 @@ import re
 from pycparser import c_ast
 
 from mpicc_wrap import rules
-from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis import catalogue, graphs
 from mpicc_wrap.analysis.alone import alone_edges, one_member
 from mpicc_wrap.analysis.callgraph import Callee
 from mpicc_wrap.analysis.context import Context
@@ -24,6 +24,7 @@ from mpicc_wrap.analysis.orders import (
     regions,
     static_pass,
 )
+from mpicc_wrap.analysis.rankdep.communicators import sole_constructors
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import (
     Condition,
@@ -59,6 +60,7 @@ class _Function:
         self.callee: dict[int, Callee] = dict(state.callees[name])
         self.reasons: dict[tuple[int, str], str | None] = {}
         self._regions: list[Region] | None = None  # orders.regions, kept across passes
+        self._created: dict[str, int] | None = None  # handle -> its constructor's node
         # (condition node, id of its cluster) -> (the cluster, counter-example): every
         # site of a cluster shares its conditions, so each is described once
         self.examples: dict[tuple[int, int], tuple[Cluster, tuple[str, bool]]] = {}
@@ -103,10 +105,46 @@ class _Function:
                     continue
             frontier = frontier_without(cl, alone[comm]) if comm in alone else cl.frontier
             conds = [v for v in sorted(frontier) if self.reason(v, comm)]
+            if conds and comm in self.created:
+                conds = self.after_creation(cl, self.created[comm], conds)
             for site in cl.sites if conds else []:
                 for v in conds:
                     result.setdefault(site, {}).setdefault(v, cl)
         return result
+
+    @property
+    def created(self) -> dict[str, int]:
+        """Local handles written only by one constructor call, with that call's node
+        (``rankdep.communicators.sole_constructors``)."""
+        if self._created is None:
+            calls = {id(call): handle
+                     for handle, call in sole_constructors(self.defn).items()}
+            self._created = {calls[id(n.call)]: n.id for n in self.cfg.nodes
+                             if n.call is not None and id(n.call) in calls}
+        return self._created
+
+    def after_creation(self, cl: Cluster, made: int, conds: list[int]) -> list[int]:
+        """The conditions of ``conds`` that can split the members of a communicator
+        the function has just created (beyond both papers).
+
+        Every member of it made the one constructor call at node ``made`` (its handle is
+        a local nothing else writes), the same execution of it.  So each test they
+        passed on the way there had one outcome on all of them.  When ``made``
+        dominates every site of the cluster in the cluster's region (the function, or
+        one round of a loop: back edges are cut), only the tests reachable from
+        ``made`` can make members diverge before the collective; the others are
+        dropped.  A handle created in one round and used in a later one is not
+        dominated in the loop's region, and keeps every test."""
+        region = cl.region
+        if made not in region.succs:
+            return conds
+        step = region.succs.get
+        around = graphs.reachable(lambda n: step(n, ()), [region.entry],
+                                  allow=lambda n: n != made)
+        if made == region.entry or any(site in around for site in cl.sites):
+            return conds
+        after = graphs.reachable(lambda n: step(n, ()), [made])
+        return [v for v in conds if v in after]
 
     def pos(self, node: int) -> Pos:
         return positions.coord_pos(self.cfg.nodes[node].coord)

@@ -50,11 +50,12 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Local,
     callee,
     deref,
+    param_names,
 )
 from mpicc_wrap.frontend import handles, positions
 
 __all__ = ["comm_location", "handle_location", "is_comm_null", "member_facts",
-           "null_tested"]
+           "null_tested", "sole_constructors"]
 
 _WORLD = frozenset({"MPI_COMM_WORLD", ""})
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -375,3 +376,50 @@ def _ids(e: c_ast.Node) -> list[c_ast.ID]:
     return found
 
 
+
+
+class _Decls(c_ast.NodeVisitor):
+    """Per name, the declarations of non-static locals in a function body (and whether
+    each has an initializer)."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, list[bool]] = {}
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.name and not {"static", "extern"} & set(node.storage or []):
+            self.found.setdefault(node.name, []).append(node.init is not None)
+        self.generic_visit(node)
+
+    def visit_Struct(self, node: c_ast.Node) -> None:
+        pass
+
+    visit_Union = visit_Struct
+
+
+def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
+    """Local handles that nothing in the function writes but one constructor call and
+    their declaration's initializer (``MPI_Comm_free`` of the handle aside), each with
+    that call: every member of such a communicator got it from one execution of the
+    call (``findings.after_creation``)."""
+    scan = _Writes()
+    scan.visit(defn.body)
+    decls = _Decls()
+    decls.visit(defn.body)
+    params = set(param_names(defn.decl))
+    out: dict[str, c_ast.FuncCall] = {}
+    for site in scan.constructors:
+        call = site.node
+        assert isinstance(call, c_ast.FuncCall)
+        spec = lookup(callee(call) or "")
+        args = call.args.exprs if call.args is not None else []
+        if spec is None or spec.creates is None or spec.creates >= len(args):
+            continue
+        handle = _address_of(args[spec.creates])
+        if not isinstance(handle, c_ast.ID) or handle.name in params:
+            continue
+        name = handle.name
+        inits = decls.found.get(name, [])
+        if len(inits) == 1 and len(scan.writes.get(name, [])) - scan.freed.get(
+                name, 0) == 1 + int(inits[0]):
+            out[name] = call
+    return out
