@@ -250,7 +250,7 @@ class _Function:
                  first_stop(cl.region, outside, lambda n: self.stops(n, events))]
         one, other = (self.describe(n, cl, events) for n in stops)
         succs = cl.region.succs[v]
-        pred = positions.c_text(self.cfg.nodes[v].pred)
+        pred = display(self.state, positions.c_text(self.cfg.nodes[v].pred))
         who = (f"ranks where '{pred}' is {'true' if succs.index(sides[0]) == 0 else 'false'}"
                if self.cfg.nodes[v].label != "switch" else "ranks taking one case")
         names = {t.partition("@")[0] for t in events.get(stops[1], [])}
@@ -262,7 +262,7 @@ class _Function:
         succs = self.cfg.nodes[v].succs
         leave = next(i for i, s in enumerate(succs) if s not in cl.region.body)
         site = cl.sites[0]
-        pred = positions.c_text(self.cfg.nodes[v].pred)
+        pred = display(self.state, positions.c_text(self.cfg.nodes[v].pred))
         who = (f"ranks where '{pred}' is {'true' if leave == 0 else 'false'}"
                if self.cfg.nodes[v].label != "switch" else "ranks taking one case")
         return (f"counter-example: {who} leave the loop, the others run it again and "

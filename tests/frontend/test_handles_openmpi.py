@@ -36,3 +36,32 @@ def test_warning_names_mpi_comm_world_under_open_mpi(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "MPI_Allreduce on MPI_COMM_WORLD may be called" in done.stderr
     assert "ompi_mpi_comm_world" not in done.stderr
+
+
+# A counter-example quotes the condition: handles in it are named as written too.
+NULL_TEST = """#include <mpi.h>
+int main(int argc, char **argv)
+{
+    int rank;
+    MPI_Comm c;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2 ? MPI_UNDEFINED : 0, rank, &c);
+    if (c != MPI_COMM_NULL && rank > 1)
+        MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+def test_counter_example_names_mpi_comm_null_under_both_mpis(tmp_path: Path) -> None:
+    (tmp_path / "null.c").write_text(NULL_TEST)
+    for cc in (None, _openmpi()):
+        env = {"MPICC_WRAP_CACHE": str(tmp_path / "c")}
+        if cc:
+            env["MPICC_WRAP_CC"] = cc
+        done = run([tool("mpicc-wrap"), "-c", "null.c"], cwd=tmp_path, timeout=300, env=env)
+        assert done.returncode == 0, done.stderr
+        assert "ranks where '(c != (MPI_COMM_NULL)) && (rank > 1)' is true" in done.stderr, (
+            cc, done.stderr)
