@@ -61,6 +61,7 @@ class _Function:
         self.reasons: dict[tuple[int, str], str | None] = {}
         self._regions: list[Region] | None = None  # orders.regions, kept across passes
         self._created: dict[str, int] | None = None  # handle -> its constructor's node
+        self._kinds: dict[str, tuple[bool, str] | None] = {}  # token -> _token_kind
         # (condition node, id of its cluster) -> (the cluster, counter-example): every
         # site of a cluster shares its conditions, so each is described once
         self.examples: dict[tuple[int, int], tuple[Cluster, tuple[str, bool]]] = {}
@@ -96,7 +97,7 @@ class _Function:
         if self._regions is None:
             self._regions = regions(self.cfg)
         for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None,
-                              only, self._regions):
+                              only, self._regions, self.independent):
             comm = self.handle(cl.name)
             if comm:  # a collective on a one-member communicator cannot diverge
                 if single is None:
@@ -111,6 +112,29 @@ class _Function:
                 for v in conds:
                     result.setdefault(site, {}).setdefault(v, cl)
         return result
+
+    def independent(self, a: str, b: str) -> bool:
+        """Tokens ``a`` and ``b`` need not keep their relative order
+        (``orders.token_classes``): one of them is nonblocking and their communicators
+        are provably different (MPI_COMM_WORLD, MPI_COMM_SELF, or a handle the function
+        creates and writes nowhere else: every constructor call makes a new one)."""
+        ka, kb = self._token_kind(a), self._token_kind(b)
+        return ka is not None and kb is not None and ka[1] != kb[1] and (ka[0] or kb[0])
+
+    def _token_kind(self, token: str) -> tuple[bool, str] | None:
+        """(nonblocking, the communicator's identity) of a collective token; None when
+        the communicator is not provably told apart from others."""
+        if token not in self._kinds:
+            name = token.partition("@")[0]
+            info = catalogue.lookup(name)
+            comm = self.handle(token)
+            shown = display(self.state, comm) if comm else ""
+            ident = (shown if shown in ("MPI_COMM_WORLD", "MPI_COMM_SELF")
+                     else f"new {comm}" if comm in self.created else "")
+            self._kinds[token] = (info.kind == "nonblocking" or (
+                info.kind == "constructor" and info.request is not None), ident) \
+                if info is not None and ident else None
+        return self._kinds[token]
 
     @property
     def created(self) -> dict[str, int]:

@@ -21,6 +21,8 @@ from mpicc_wrap.analysis.cfg import CFG
 from mpicc_wrap.analysis.dominance import Graph, pdf_plus, postdominated, reverse
 
 Events = dict[int, list[str]]  # node -> collective tokens it executes, in order
+# Two collective tokens whose relative order does not matter (``token_classes``).
+Independent = Callable[[str, str], bool]
 MAX_SEQUENCE = 64  # longer fixed sequences are not summarised (precision, not soundness)
 
 
@@ -212,21 +214,26 @@ def execution_orders(region: Region, events: Events) -> dict[int, int]:
 
 def clusters(region: Region, events: Events,
              decides: Callable[[int], bool] | None = None,
-             only: set[int] | None = None) -> list[Cluster]:
+             only: set[int] | None = None,
+             independent: Independent | None = None) -> list[Cluster]:
     """Algorithm 1 lines 4-9: every C(r, c) and its PDF+ (possibly empty).
 
     With ``decides`` (the branch nodes whose condition matters: rank-dependent ones),
     a cluster that no such node can reach gets an empty PDF+ without computing it:
     PDF+(U) holds only nodes that reach U, so it could hold none of them.  With
     ``only``, the clusters without a site in it are left out (the caller wants those
-    sites' clusters alone)."""
-    order = execution_orders(region, events)
+    sites' clusters alone).  With ``independent`` (two tokens that need not keep
+    their relative order), a token's order counts only the events it depends on
+    (``token_classes``)."""
     groups: dict[tuple[int, str], list[int]] = {}
-    for n in sorted(region.succs):
-        # a call whose callee runs k collectives holds orders r .. r+k-1, so it
-        # matches the same collectives written inline
-        for j, token in enumerate(events.get(n, []) if n != region.entry else []):
-            groups.setdefault((order[n] + j, token), []).append(n)
+    for members, counted in token_classes(events, independent):
+        order = execution_orders(region, counted)
+        for n in sorted(region.succs):
+            # a call whose callee runs k collectives holds orders r .. r+k-1, so it
+            # matches the same collectives written inline
+            for j, token in enumerate(counted.get(n, []) if n != region.entry else []):
+                if token in members:
+                    groups.setdefault((order[n] + j, token), []).append(n)
     # A collective in a loop runs as many times as the loop iterates: the branches
     # that may leave the loop decide it too (PARCOACH §3.1 blames the loop header).
     reached = _downstream(region, decides) if decides is not None else None
@@ -246,6 +253,28 @@ def clusters(region: Region, events: Events,
     return result
 
 
+def token_classes(events: Events, independent: Independent | None
+                  ) -> list[tuple[set[str], Events]]:
+    """The tokens grouped by the set of tokens their execution order counts, each
+    group with the events restricted to that set (beyond PARCOACH, which counts every
+    collective: MPI orders collectives per communicator, and a nonblocking one does not
+    wait for anything, so a nonblocking call on one communicator and any call on a
+    provably different one may come in either order without a deadlock; two blocking
+    calls on different communicators still count, each can wait for the other)."""
+    tokens = sorted({t for ts in events.values() for t in ts})
+    if independent is None or len(tokens) < 2:
+        return [(set(tokens), events)]
+    by_counted: dict[frozenset[str], set[str]] = {}
+    for t in tokens:
+        counted = frozenset(u for u in tokens if u == t or not independent(u, t))
+        by_counted.setdefault(counted, set()).add(t)
+    if len(by_counted) == 1:
+        return [(set(tokens), events)]
+    return [(members, {n: kept for n, ts in events.items()
+                       if (kept := [t for t in ts if t in counted])})
+            for counted, members in by_counted.items()]
+
+
 def _downstream(region: Region, decides: Callable[[int], bool]) -> set[int]:
     """Nodes reachable from a branch node of the region for which ``decides`` holds."""
     starts = [n for n, ss in region.succs.items() if len(set(ss)) > 1 and decides(n)]
@@ -255,12 +284,14 @@ def _downstream(region: Region, decides: Callable[[int], bool]) -> set[int]:
 def static_pass(cfg: CFG, events: Events,
                 decides: Callable[[int], bool] | None = None,
                 only: set[int] | None = None,
-                found: list[Region] | None = None) -> list[Cluster]:
+                found: list[Region] | None = None,
+                independent: Independent | None = None) -> list[Cluster]:
     """Algorithm 1 on the function and on each loop: clusters with a non-empty PDF+
-    (see ``clusters`` for ``decides`` and ``only``; ``found``: ``regions(cfg)`` when
-    the caller keeps them, with the frontiers they memoise, across passes)."""
+    (see ``clusters`` for ``decides``, ``only`` and ``independent``; ``found``:
+    ``regions(cfg)`` when the caller keeps them, with the frontiers they memoise,
+    across passes)."""
     return [c for region in (found if found is not None else regions(cfg))
-            for c in clusters(region, events, decides, only) if c.frontier]
+            for c in clusters(region, events, decides, only, independent) if c.frontier]
 
 
 def frontier_without(cluster: Cluster, cut: set[tuple[int, int]]) -> set[int]:
