@@ -30,8 +30,9 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("MPICC_WRAP_DEBUG", "0", "1: show Python tracebacks and keep temporary files"),
     Switch("MPICC_WRAP_WERROR", "0", "1: mpicc-wrap warnings are errors (like -Werror=mpi-*)"),
     Switch("MPICC_WRAP_INSTRUMENT", "1", "0: warn only, do not insert run-time checks; "
-           "all: check every collective and exit of every function, flagged or not (a test "
-           "mode: a correct program must run exactly as with plain mpicc)"),
+           "all: check every collective and exit of every function, flagged or not, except "
+           "unflagged nonblocking starts (a test mode: a correct program must run exactly "
+           "as with plain mpicc)"),
     Switch("MPICC_WRAP_REPORT", "", "append a JSON report of findings and statistics to this file"),
     Switch("MPICC_WRAP_SARIF", "", "write a SARIF 2.1.0 report of findings to this file"),
     Switch("MPICC_WRAP_STATS", "0", "1: print per-TU statistics (collective sites, flagged, ...)"),

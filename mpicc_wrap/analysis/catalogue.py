@@ -70,6 +70,13 @@ class MPIFunc:
     creates: int | None = None
 
     @property
+    def starts_only(self) -> bool:
+        """True for calls that start a collective operation and return without waiting
+        for the other processes (MPI-4 §6.12: nonblocking collectives; MPI_Comm_idup)."""
+        return self.kind == "nonblocking" or (self.kind == "constructor"
+                                              and self.request is not None)
+
+    @property
     def is_collective(self) -> bool:
         """True for calls every process of the communicator must make in order."""
         return self.kind in COLLECTIVE_KINDS

@@ -131,8 +131,7 @@ class _Function:
             shown = display(self.state, comm) if comm else ""
             ident = (shown if shown in ("MPI_COMM_WORLD", "MPI_COMM_SELF")
                      else f"new {comm}" if comm in self.created else "")
-            self._kinds[token] = (info.kind == "nonblocking" or (
-                info.kind == "constructor" and info.request is not None), ident) \
+            self._kinds[token] = (info.starts_only, ident) \
                 if info is not None and ident else None
         return self._kinds[token]
 

@@ -274,6 +274,12 @@ class FunctionRewriter:
 
         if entry is not None and entry.handle != "comm":
             return "", ""  # a window or file handle is no communicator: not checked
+        if entry is not None and entry.starts_only and not site.flagged:
+            # The check waits for the other members; the nonblocking start it precedes
+            # does not.  Unflagged (MPICC_WRAP_INSTRUMENT=all), such a wait can deadlock
+            # a correct program that starts nonblocking collectives on two communicators
+            # in different orders (correct_nonblocking_on_two_comms_in_either_order.c).
+            return "", ""
         given = arg(entry.comm if entry else None)
         if entry is not None and entry.comm is not None and given:
             given = entry.handle_arg(entry.comm, given)
