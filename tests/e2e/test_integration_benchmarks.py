@@ -15,6 +15,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import _common  # noqa: E402
 import compile_overhead  # noqa: E402
+import findings_diff  # noqa: E402
 import run_overhead  # noqa: E402
 
 
@@ -83,3 +84,23 @@ def test_compile_builder_environment(tmp_path: Path) -> None:
     cold = compile_overhead.Builder(tmp_path, 2, cold_cache=True)
     assert cold.env("a")["MPICC_WRAP_CACHE"] != cold.env("b")["MPICC_WRAP_CACHE"]
     assert warm.env("a")["MPICC_WRAP_REPORT"].startswith(str(tmp_path))
+
+
+def test_findings_diff_reads_the_compiles_of_one_c_source(tmp_path: Path) -> None:
+    tsv = tmp_path / "p.compiles.tsv"
+    tsv.write_text("\n".join([
+        "ok\t1\t2\t-\t/src/a\t-DX=1 -I. -MT a.lo -MD -MP -MF .deps/a.Tpo -c a.c -o a.o",
+        "ok\t1\t2\t-\t/src/a\t-DX=1 -c a.c -fPIC -o .libs/a.o",  # the same TU again
+        "fail\t1\t2\t-\t/src/a\t-c b.c -o b.o",
+        "ok\t1\t2\t-\t/src/a\ta.o b.o -o prog",  # a link
+        "torn line"]))
+    assert findings_diff.compiles(tsv) == [
+        findings_diff.Compile("/src/a", "a.c", ["-DX=1", "-I."])]
+
+
+def test_findings_diff_lists_what_one_version_lacks() -> None:
+    before = {"a.c": ["a.c:3:MPI_Barrier", "a.c:9:MPI_Bcast"], "b.c": ["skipped: X"]}
+    after = {"a.c": ["a.c:9:MPI_Bcast", "a.c:12:MPI_Reduce"], "b.c": []}
+    assert findings_diff.differences(before, after) == [
+        "- a.c: a.c:3:MPI_Barrier", "+ a.c: a.c:12:MPI_Reduce", "- b.c: skipped: X"]
+    assert findings_diff.total(before) == 2 and findings_diff.total(after) == 2
