@@ -13,6 +13,7 @@ root, ``--allow-run-as-root`` are added here, never in user-facing code.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 import shlex
@@ -131,6 +132,8 @@ def run(cmd: list[str], timeout: float = 120, cwd: str | Path | None = None,
     full_env["PATH"] = search_path()
     if env:
         full_env.update(env)
+    tag = f"{os.getpid()}.{next(_RUNS)}"
+    full_env[_TAG] = tag
     proc = subprocess.Popen(
         cmd, cwd=cwd, env=full_env, text=True, start_new_session=True,
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -141,8 +144,39 @@ def run(cmd: list[str], timeout: float = 120, cwd: str | Path | None = None,
         return Run(proc.returncode, out, err, False)
     except subprocess.TimeoutExpired:
         _kill_group(proc.pid)
+        kill_tagged(tag)  # before reading on: one of them may hold the pipes open
         out, err = proc.communicate()
         return Run(proc.returncode if proc.returncode is not None else -9, out, err, True)
+    finally:
+        kill_tagged(tag)
+
+
+# Every process a run starts inherits this variable (MPI launchers pass the environment
+# on to the ranks), so what outlives the run is found even outside its process group:
+# hydra starts each rank in a session of its own, and a rank whose proxy was killed,
+# or whose peers aborted, can spin on in MPI's progress loop forever.
+_TAG = "MPICC_WRAP_TEST_RUN"
+_RUNS = itertools.count()
+
+
+def kill_tagged(tag: str) -> list[int]:
+    """SIGKILL every process of this machine whose environment carries run ``tag``."""
+    needle = f"{_TAG}={tag}\0".encode()
+    killed: list[int] = []
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:  # no /proc: nothing to find
+        return killed
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                if needle not in environ.read() + b"\0":
+                    continue
+            os.kill(int(pid), signal.SIGKILL)
+            killed.append(int(pid))
+        except OSError:
+            continue
+    return killed
 
 
 def _kill_group(pid: int) -> None:

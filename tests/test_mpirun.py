@@ -92,3 +92,26 @@ def test_leaked_shared_memory_goes_but_live_and_older_files_stay(tmp_path: Path)
     assert sorted(removed) == ["mpich_shm_1_0", "vader_segment.h.1.0"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "mpich_shm_2_0", "mpich_shm_3_0", "user_file"]
+
+
+def test_processes_that_leave_the_group_do_not_outlive_the_run(tmp_path: Path) -> None:
+    """A child in a session of its own (as hydra starts each rank) is killed when the
+    run ends, normally or by timeout."""
+    pidfile = tmp_path / "pid"
+    away = "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > pid"
+    for script, timeout in ((away, 30.0), (f"{away}; sleep 300", 1.0)):
+        done = mpirun.run(["sh", "-c", script], cwd=tmp_path, timeout=timeout)
+        assert done.timed_out == (timeout == 1.0)
+        pid = int(pidfile.read_text())
+        for _ in range(50):  # the kill is asynchronous: give the kernel a moment
+            if not Path(f"/proc/{pid}").exists() or "Z" in _state(pid):
+                break
+            time.sleep(0.1)
+        assert not Path(f"/proc/{pid}").exists() or "Z" in _state(pid), script
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
