@@ -258,3 +258,13 @@ class TUAnalysis:
     # The only names whose cross-TU summaries the analysis read: functions the TU
     # calls and does not define.  The direct cache keys a replay on those alone.
     consulted: list[str] = field(default_factory=list)
+    # Functions of internal linkage (``static``): no other TU can call them by name.
+    internal: list[str] = field(default_factory=list)
+
+    def exported(self) -> dict[str, FunctionSummary]:
+        """The summaries other TUs may need: those of functions with external linkage.
+        A static function's summary published under its name would stand in for a
+        same-named external function of a third TU (``sideindex.merged`` prefers the one
+        that executes collectives), and costs an index entry per compile."""
+        hidden = set(self.internal)
+        return {n: s for n, s in self.summaries.items() if n not in hidden}

@@ -32,6 +32,19 @@ def functions(ast: c_ast.FileAST) -> dict[str, c_ast.FuncDef]:
     return {e.decl.name: e for e in ast.ext if isinstance(e, c_ast.FuncDef)}
 
 
+def internal(ast: c_ast.FileAST) -> frozenset[str]:
+    """Functions of internal linkage: declared ``static`` at file scope, in their
+    definition or in any declaration (C11 6.2.2p3: a later ``extern`` or plain
+    declaration keeps the linkage of the first).  No other TU can call them by name."""
+    found = set()
+    for e in ast.ext:
+        decl = e.decl if isinstance(e, c_ast.FuncDef) else e
+        if (isinstance(decl, c_ast.Decl) and "static" in (decl.storage or [])
+                and isinstance(decl.type, (c_ast.FuncDecl, FuncDeclExt)) and decl.name):
+            found.add(decl.name)
+    return frozenset(found)
+
+
 class _Scan(c_ast.NodeVisitor):
     """Collects names used as values (not called) and names declared as variables."""
 

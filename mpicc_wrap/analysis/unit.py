@@ -83,6 +83,7 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
     except Exception as exc:  # our failure on valid code: the driver compiles unchanged
         raise AnalysisSkipped(f"internal analysis error ({type(exc).__name__}: {exc})") from exc
     result.consulted = sorted(consulted)
+    result.internal = sorted(callgraph.internal(tu.ast))
     result.stats.analysis_seconds = time.perf_counter() - start
     result.stats.user_lines = tu.user_lines
     return result

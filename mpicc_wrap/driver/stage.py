@@ -87,7 +87,7 @@ def _cached(options: Options, name: str, flags: dict[str, str],
         return None
     errors = emit.emit(entry.main_file, entry.analysis, options, flags, out)
     analysed = entry.analysis
-    return StageResult(entry.text, analysed, errors, analysed.summaries, analysed.stats)
+    return StageResult(entry.text, analysed, errors, analysed.exported(), analysed.stats)
 
 
 def _miss(pp_text: str, source: str, compiler: list[str], options: Options,
@@ -169,5 +169,5 @@ def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
         from mpicc_wrap.instrument import rewrite  # jinja2 is loaded only for a TU to rewrite
 
         text = rewrite.rewrite(tu, result.plans)
-    staged = StageResult(text, result, errors, result.summaries, result.stats)
+    staged = StageResult(text, result, errors, result.exported(), result.stats)
     return staged, Entry(tu.main_file, result, text) if snapshot else None

@@ -226,3 +226,29 @@ def test_another_tus_summary_of_a_function_this_tu_defines_is_ignored() -> None:
                             True, noreturn=True, ends_job=True)
     assert unit.analyse(tu, {"helper": other}).findings == []
     assert unit.analyse(tu, {}).findings == []
+
+
+STATIC_HELPER = """\
+#include <mpi.h>
+static void helper(void) { MPI_Barrier(MPI_COMM_WORLD); }
+void other_api(void) { helper(); }
+"""
+
+
+@pytest.mark.mpi
+def test_a_static_function_of_another_tu_is_not_published(tmp_path: Path) -> None:
+    """static.c's ``helper`` executes a barrier, the ``helper`` main.c calls (quiet.c's)
+    does not.  Published under its name, the static one would win the clash
+    (``sideindex.merged`` keeps the summary with collectives) and main.c would be warned
+    of a call that executes no collective."""
+    (tmp_path / "static.c").write_text(STATIC_HELPER)
+    (tmp_path / "quiet.c").write_text(QUIET_HELPER)
+    (tmp_path / "main.c").write_text(MAIN)
+    for name in ("static", "quiet", "main"):
+        done = run([tool("mpicc-wrap"), "-c", f"{name}.c"], cwd=tmp_path, timeout=300)
+        assert done.returncode == 0, done.output
+        assert "warning" not in done.stderr, done.stderr
+    seen = S.visible(str(tmp_path / "main.o"), Options())
+    assert "other_api" in seen and seen["helper"].file == "quiet.c"
+    record = S.decode(Path(tmp_path / "static.o.mpicc-wrap.json").read_bytes())
+    assert record is not None and set(record[0]) == {"other_api"}
