@@ -3,6 +3,7 @@ and instrumentation plans (PARCOACH Alg. 1 output set O, then Alg. 2's input).""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
@@ -179,8 +180,13 @@ class _Function:
 
     def loc(self, node: int) -> Loc:
         if node == self.cfg.end:
-            return self.state.tu.loc(positions.body_end(self.text, self.defn))
+            return self.end_loc
         return self.state.tu.loc(self.pos(node))
+
+    @functools.cached_property
+    def end_loc(self) -> Loc:
+        """Where the body's closing brace is (found by scanning the body's text: once)."""
+        return self.state.tu.loc(positions.body_end(self.text, self.defn))
 
     def shown(self, node: int) -> str:
         """Display name of the call at ``node``: MPI_Barrier, helper(), (*fp)()."""

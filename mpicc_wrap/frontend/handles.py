@@ -193,16 +193,52 @@ def _generated_key(text: str, typedefs: frozenset[str]) -> str:
 
 
 def display(expr_text: str, names: dict[str, str]) -> str:
-    """``expr_text`` with whitespace normalised and known handle expansions named."""
+    """``expr_text`` with whitespace normalised and known handle expansions named
+    (memoised per map: a TU's counter-examples show the same conditions many times)."""
+    memo = _memo(names)
+    shown = memo.get(expr_text)
+    if shown is None:
+        shown = memo[expr_text] = _display(expr_text, names)
+    return shown
+
+
+def _display(expr_text: str, names: dict[str, str]) -> str:
     text = " ".join(expr_text.split())
     key = strip_ws(text)
     for k in (key, _strip_parens(key)):
         if k in names:
             return names[k]
-    for k in sorted(names, key=len, reverse=True):
-        if len(k) < len(key):
+    for k in _longest_first(names):
+        # ``k in key`` is necessary for a match: whitespace between the tokens of the
+        # matched span is all the pattern allows, and ``key`` has none.  It spares the
+        # regex (and its compilation) for the ~80 expansions a text does not contain.
+        if len(k) < len(key) and k in key:
             text = _expansion(k).sub(names[k], text)
     return text
+
+
+# Per handle map (by identity, the map kept alive beside): its keys longest first and
+# the texts displayed so far.  A map is built once per TU and not changed afterwards;
+# one of another size is a new map.
+_PER_MAP: dict[int, tuple[dict[str, str], list[str], dict[str, str]]] = {}
+
+
+def _entry(names: dict[str, str]) -> tuple[dict[str, str], list[str], dict[str, str]]:
+    hit = _PER_MAP.get(id(names))
+    if hit is None or hit[0] is not names or len(hit[1]) != len(names):
+        if len(_PER_MAP) > 64:  # one map per TU: a long-lived process sees many
+            _PER_MAP.clear()
+        hit = _PER_MAP[id(names)] = (names, sorted(names, key=len, reverse=True), {})
+    return hit
+
+
+def _longest_first(names: dict[str, str]) -> list[str]:
+    """The keys of ``names``, longest first (sorted once per map)."""
+    return _entry(names)[1]
+
+
+def _memo(names: dict[str, str]) -> dict[str, str]:
+    return _entry(names)[2]
 
 
 @lru_cache(maxsize=256)
