@@ -433,6 +433,29 @@ def test_split_colour_rule_needs_single_writes_outside_loops() -> None:
     assert rd.reason("main", conds(ast, "main")[-1], "sub") is not None
 
 
+@pytest.mark.parametrize("arms, uniform", [
+    ("1 : 0", True),
+    ("1 : 0x1", False),  # one value, two spellings: the members may differ on P
+    ("RED : BLUE", True),
+    ("RED : ALSO_RED", False),  # enumerators of one value
+    ("MPI_COMM_TYPE_SHARED : -32766", True),  # Open MPI: an enumerator, MPI_UNDEFINED
+    ("MPI_COMM_TYPE_SHARED : 0", False),  # its value is not in the TU: may be 0
+])
+def test_split_colours_must_be_provably_different(arms: str, uniform: bool) -> None:
+    """``P ? a : b`` as a colour (or a split type) makes P uniform within the new
+    communicator only if a and b cannot be equal."""
+    prelude = ("int MPI_Comm_split_type(MPI_Comm, int, int, int, MPI_Comm *);\n"
+               "enum colour { RED = 2, BLUE, ALSO_RED = 2 };\n")
+    rd, ast = analyse(prelude + """int main(void) { int rank;
+        MPI_Comm sub;
+        MPI_Comm_rank(0, &rank);
+        MPI_Comm_split_type(0, rank % 2 == 0 ? ARMS, 0, 0, &sub);
+        if (rank % 2 == 0) ;
+        return 0; }""".replace("ARMS", arms))
+    found = rd.reason("main", conds(ast, "main")[-1], "sub")
+    assert (found is None) == uniform, found
+
+
 def test_root_bounded_by_the_size_of_a_member_only_loop() -> None:
     """MTest: ranks outside the subcommunicator skip; the root loops to its size."""
     rd, ast = analyse("""int MPI_COMM_NULL;

@@ -9,7 +9,9 @@ soundness argument):
 * ``h == MPI_COMM_NULL`` / ``h != MPI_COMM_NULL`` where ``h`` is the handle itself:
   on every member of ``c`` the handle is a valid communicator, so the comparison is
   constant there.
-* the colour of the ``MPI_Comm_split`` that created ``c`` in the same function, and
+* the colour of the ``MPI_Comm_split`` that created ``c`` in the same function (or the
+  split type of an ``MPI_Comm_split_type``: MPI requires one value of all but the
+  processes passing ``MPI_UNDEFINED``), and
   what decided it: the value a colour variable was given, the test ``P`` of
   ``x = K1; if (P) x = K2;`` or ``if (P) x = K1; else x = K2;`` (distinct constants,
   that ``if`` inside no other construct), and the predicate of a colour ``P ? a : b``
@@ -58,6 +60,7 @@ __all__ = ["comm_location", "handle_location", "is_comm_null", "member_facts",
            "null_tested", "sole_constructors"]
 
 _WORLD = frozenset({"MPI_COMM_WORLD", ""})
+_SPLITS = frozenset({"MPI_Comm_split", "MPI_Comm_split_type"})
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _DEREF = re.compile(r"\(?\s*\*\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*\)?")
 _FIELD = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*\s*(?:\.|->)\s*([A-Za-z_]\w*)")
@@ -257,20 +260,76 @@ def _address_of(e: c_ast.Node) -> c_ast.Node | None:
     return e.expr if isinstance(e, c_ast.UnaryOp) and e.op == "&" else None
 
 
-def _constant(e: c_ast.Node | None) -> bool:
-    while isinstance(e, c_ast.Cast):
+# MPI_UNDEFINED in MPICH and in Open MPI; MPI requires it to differ from every split
+# type, so a split type the TU cannot see the value of (Open MPI's enumerators, in a
+# system header) still differs from it.
+_UNDEFINED = -32766
+
+
+def _constant_value(e: c_ast.Node | None, names: frozenset[str],
+                    enums: dict[str, int]) -> int | str | None:
+    """The value of a constant expression: an int for a literal or an enumerator the
+    TU declares, the name for an MPI enumerator it cannot see (an identifier outside
+    ``names``, the locals and variables, spelled ``MPI_``/``OMPI_``), else None."""
+    sign = 1
+    while isinstance(e, (c_ast.Cast, c_ast.UnaryOp)):
+        if isinstance(e, c_ast.UnaryOp):
+            if e.op not in ("-", "+"):
+                return None
+            sign = -sign if e.op == "-" else sign
         e = e.expr
-    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+"):
-        return _constant(e.expr)
-    return isinstance(e, c_ast.Constant)
+    if isinstance(e, c_ast.Constant) and e.type in ("int", "long int", "unsigned int",
+                                                     "long long int", "unsigned long int"):
+        digits = e.value.rstrip("uUlL")
+        try:
+            base = 8 if len(digits) > 1 and digits[0] == "0" and digits[1] in "01234567" else 0
+            return sign * int(digits, base)
+        except ValueError:
+            return None
+    if isinstance(e, c_ast.ID) and e.name not in names:
+        if e.name in enums:
+            return sign * enums[e.name]
+        if sign == 1 and e.name.startswith(("MPI_", "OMPI_")):
+            return e.name
+    return None
 
 
-def _distinct_constants(values: list[c_ast.Node | None]) -> bool:
-    texts = [positions.c_text(v) for v in values if _constant(v)]
-    return len(texts) == len(values) and len(set(texts)) == len(texts)
+def _distinct_constants(values: list[c_ast.Node | None], names: frozenset[str],
+                        enums: dict[str, int]) -> bool:
+    """The values are constants, provably pairwise different.  Two MPI enumerators of
+    unknown value differ (one enum of the MPI header names them); one differs from a
+    literal only when that literal is MPI_UNDEFINED."""
+    keys = [_constant_value(v, names, enums) for v in values]
+    if any(k is None for k in keys) or len(set(keys)) != len(keys):
+        return False
+    literals = [k for k in keys if isinstance(k, int)]
+    return len(literals) == len(keys) or all(k == _UNDEFINED for k in literals)
 
 
-def member_facts(f: FunctionFacts, within: Loc, variables: set[str]) -> set[str]:
+def enum_values(ast: c_ast.FileAST) -> dict[str, int]:
+    """Values of the enumerators the TU declares (C11 6.7.2.2: an enumerator without
+    ``= value`` is the previous one plus one); one whose value is not a literal or a
+    known enumerator ends its enum's list."""
+    out: dict[str, int] = {}
+
+    class Enums(c_ast.NodeVisitor):
+        def visit_Enum(self, node: c_ast.Enum) -> None:
+            nxt: int | None = 0
+            for item in node.values.enumerators if node.values is not None else []:
+                if item.value is not None:
+                    v = _constant_value(item.value, frozenset(), out)
+                    nxt = v if isinstance(v, int) else None
+                if nxt is None:
+                    return
+                out[item.name] = nxt
+                nxt += 1
+
+    Enums().visit(ast)
+    return out
+
+
+def member_facts(f: FunctionFacts, within: Loc, variables: set[str],
+                 enums: dict[str, int] | None = None) -> set[str]:
     """C texts of the expressions that have one value on every member of the
     communicator at ``within`` because ``f`` created it (rules in the module
     docstring); empty when no rule applies."""
@@ -293,8 +352,11 @@ def member_facts(f: FunctionFacts, within: Loc, variables: set[str]) -> set[str]
         only = _written_only_here(scan, f, handle)
         local = isinstance(handle, c_ast.ID) and handle.name in f.locals
         exprs: list[c_ast.Node] = []
-        if spec.name == "MPI_Comm_split" and (only or not local) and len(args) > 1:
-            exprs += _colour_exprs(scan, args[1], site)
+        # MPI_Comm_split_type groups the processes that passed one split type (MPI
+        # requires one value but MPI_UNDEFINED): its type is a colour too
+        if spec.name in _SPLITS and (only or not local) and len(args) > 1:
+            exprs += _colour_exprs(scan, args[1], site, frozenset(f.locals | variables),
+                                   enums or {})
         if only:  # every member made this call: the conditions around it held
             exprs += [n.cond for n, _ in site.inside if isinstance(n, c_ast.If)]
         out |= {positions.c_text(e) for e in exprs if _stable(scan, f, e, variables)}
@@ -311,31 +373,35 @@ def _written_only_here(scan: _Writes, f: FunctionFacts, handle: c_ast.Node) -> b
         and name not in f.params
 
 
-def _colour_exprs(scan: _Writes, colour: c_ast.Node, split: _At) -> list[c_ast.Node]:
+def _colour_exprs(scan: _Writes, colour: c_ast.Node, split: _At,
+                  names: frozenset[str], enums: dict[str, int]) -> list[c_ast.Node]:
     """The colour, the value a colour variable was given before the split, the test
-    that chose between constant colours, and the predicate of ``P ? a : b``."""
+    that chose between constant colours, and the predicate of ``P ? a : b`` (``names``:
+    the identifiers that are not enumerators, ``enums`` the TU's enumerator values:
+    ``_constant_value``)."""
     exprs = [colour]
     writes = scan.writes.get(colour.name, []) if isinstance(colour, c_ast.ID) else []
     if any(w.seq > split.seq for w in writes):
         writes = []
     if len(writes) == 1 and writes[0].node is not None:
         exprs.append(writes[0].node)
-    elif len(writes) == 2 and (test := _chosen_by(writes)) is not None:
+    elif len(writes) == 2 and (test := _chosen_by(writes, names, enums)) is not None:
         exprs.append(test)
     for e in list(exprs):
         if (isinstance(e, c_ast.TernaryOp)
-                and _distinct_constants([e.iftrue, e.iffalse])):
+                and _distinct_constants([e.iftrue, e.iffalse], names, enums)):
             exprs.append(e.cond)
     return exprs
 
 
-def _chosen_by(writes: list[_At]) -> c_ast.Node | None:
+def _chosen_by(writes: list[_At], names: frozenset[str],
+               enums: dict[str, int]) -> c_ast.Node | None:
     """``P`` when two writes of distinct constants are ``x = K1; if (P) x = K2;`` or
     ``if (P) x = K1; else x = K2;``, with that ``if`` inside no other construct: on
     every path past it, x is K2 exactly when P held."""
     first, second = writes
     if first.looped or second.looped \
-            or not _distinct_constants([first.node, second.node]):
+            or not _distinct_constants([first.node, second.node], names, enums):
         return None
     if not first.inside and len(second.inside) == 1:
         node, arm = second.inside[0]

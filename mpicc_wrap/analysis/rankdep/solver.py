@@ -4,12 +4,14 @@ and the public questions asked of it."""
 from __future__ import annotations
 
 import collections
+import functools
 from collections.abc import Callable
 
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.rankdep.communicators import (
     comm_location,
+    enum_values,
     member_facts,
     null_tested,
 )
@@ -68,7 +70,7 @@ class RankDependence(Statements):
         if within is not None:
             variables = {d.name for d in self._global_decls if d.name}
             self._colours = {n: c for n, f in funcs.items()
-                             if (c := member_facts(f, within, variables))}
+                             if (c := member_facts(f, within, variables, self._enums))}
         self._signs = signs or Signs(funcs)  # a relative solve shares the world's
         self._const_params = const_params or {}
         self.walks = 0  # unit walks the solver made (for the stress tests)
@@ -102,7 +104,13 @@ class RankDependence(Statements):
         if within in self._null_tested:
             return True
         variables = {d.name for d in self._global_decls if d.name}
-        return any(member_facts(f, within, variables) for f in self._funcs.values())
+        return any(member_facts(f, within, variables, self._enums)
+                   for f in self._funcs.values())
+
+    @functools.cached_property
+    def _enums(self) -> dict[str, int]:
+        """The TU's enumerator values (split colours may be enumerators)."""
+        return enum_values(self._ast)
 
     def _reason(self, func_name: str, expr: c_ast.Node) -> str | None:
         if id(expr) in self._seen:
