@@ -26,7 +26,10 @@ local handle every write of which is ``MPI_Comm_dup(MPI_COMM_SELF, &h)`` (or
 involves the calling process only, so no condition can make it diverge: on a valid
 handle it has one member, and any other handle makes the call erroneous anyway.
 (mpich's test helper: ``for (i = 0; i < rand() % 4; i++) MPI_Comm_dup(MPI_COMM_SELF,
-&dups[i])``.)
+&dups[i])``.)  The same holds for the elements of a file-scope ``static`` array
+(``self_dup_arrays``) when every use of the array in the TU is ``&a[i]`` as the output
+of such a dup or the argument of ``MPI_Comm_free``, or a read ``a[i]``: no other file
+can name it, and its elements start as zero, which is no valid communicator.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis.cfg import CFG
 from mpicc_wrap.frontend import handles, positions
 
-__all__ = ["alone_edges", "alone_test", "one_member", "size_vars"]
+__all__ = ["alone_edges", "alone_test", "one_member", "self_dup_arrays", "size_vars"]
 
 SELF = "MPI_COMM_SELF"
 _DUPS = frozenset({"MPI_Comm_dup", "PMPI_Comm_dup"})
@@ -167,3 +170,84 @@ def alone_edges(cfg: CFG, func: c_ast.FuncDef) -> dict[str, set[tuple[int, int]]
         if test and test[0] in sizes and len(set(node.succs)) == 2:
             edges.setdefault(sizes[test[0]], set()).add((node.id, node.succs[test[1]]))
     return edges
+
+
+class _ArrayUses(c_ast.NodeVisitor):
+    """Per file-scope name, whether some use of it is other than the ones
+    ``self_dup_arrays`` allows."""
+
+    def __init__(self, candidates: set[str], names: dict[str, str]) -> None:
+        self.candidates = candidates
+        self.names = names
+        self.spoiled: set[str] = set()
+
+    def _element(self, e: c_ast.Node | None) -> str | None:
+        """``a`` of ``&a[i]``, for a candidate ``a``."""
+        if isinstance(e, c_ast.UnaryOp) and e.op == "&" and isinstance(e.expr, c_ast.ArrayRef) \
+                and isinstance(e.expr.name, c_ast.ID) and e.expr.name.name in self.candidates:
+            return e.expr.name.name
+        return None
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        args = node.args.exprs if node.args is not None else []
+        name = node.name.name if isinstance(node.name, c_ast.ID) else ""
+        kept = None
+        if name in _DUPS and len(args) == 2 and self._element(args[1]) \
+                and handles.display(positions.c_text(args[0]), self.names) == SELF:
+            kept = args[1]
+        elif name in _FREES and len(args) == 1 and self._element(args[0]):
+            kept = args[0]
+        if kept is not None:  # its index expression is an ordinary read
+            assert isinstance(kept, c_ast.UnaryOp) and isinstance(kept.expr, c_ast.ArrayRef)
+            self.visit(kept.expr.subscript)
+            for a in args:
+                if a is not kept:
+                    self.visit(a)
+            return
+        self.generic_visit(node)
+
+    def visit_ArrayRef(self, node: c_ast.ArrayRef) -> None:
+        self.visit(node.subscript)  # a read of an element: allowed
+        if not (isinstance(node.name, c_ast.ID) and node.name.name in self.candidates):
+            self.visit(node.name)
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        target = node.lvalue
+        while isinstance(target, c_ast.ArrayRef):
+            target = target.name
+        if isinstance(target, c_ast.ID) and target.name in self.candidates:
+            self.spoiled.add(target.name)
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        target = node.expr
+        if node.op in ("&", "++", "--", "p++", "p--"):
+            while isinstance(target, c_ast.ArrayRef):
+                target = target.name
+            if isinstance(target, c_ast.ID) and target.name in self.candidates:
+                self.spoiled.add(target.name)
+        self.generic_visit(node)
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        if node.name in self.candidates:  # the array itself: passed, copied, aliased
+            self.spoiled.add(node.name)
+
+
+@functools.lru_cache(maxsize=8)
+def _self_dup_arrays(ast: c_ast.FileAST, names: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    candidates = {d.name for d in ast.ext if isinstance(d, c_ast.Decl) and d.name
+                  and "static" in (d.storage or []) and isinstance(d.type, c_ast.ArrayDecl)
+                  and d.init is None}
+    if not candidates:
+        return frozenset()
+    uses = _ArrayUses(candidates, dict(names))
+    for d in ast.ext:
+        if isinstance(d, c_ast.FuncDef):
+            uses.visit(d.body)
+    return frozenset(candidates - uses.spoiled)
+
+
+def self_dup_arrays(ast: c_ast.FileAST, names: dict[str, str]) -> frozenset[str]:
+    """File-scope static arrays whose elements are duplicates of ``MPI_COMM_SELF`` or
+    null (module docstring): a collective on ``a[i]`` has one member."""
+    return _self_dup_arrays(ast, tuple(sorted(names.items())))

@@ -11,7 +11,7 @@ from pycparser import c_ast
 
 from mpicc_wrap import rules
 from mpicc_wrap.analysis import catalogue, graphs
-from mpicc_wrap.analysis.alone import alone_edges, one_member
+from mpicc_wrap.analysis.alone import alone_edges, one_member, self_dup_arrays
 from mpicc_wrap.analysis.callgraph import Callee
 from mpicc_wrap.analysis.context import Context
 from mpicc_wrap.analysis.intercomm import may_be_intercomm_root
@@ -43,6 +43,7 @@ __all__ = ["collect", "one_per_cause"]
 
 Flags = dict[int, dict[int, Cluster]]  # site node -> {condition node: its cluster}
 _IDENT = re.compile(r"\b[A-Za-z_]\w*")
+_ELEMENT = re.compile(r"\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*")  # ``a[i]``, nothing else
 _COMM_HANDLES = frozenset({"MPI_COMM_WORLD", "MPI_COMM_SELF", "MPI_COMM_NULL"})
 
 
@@ -95,6 +96,7 @@ class _Function:
         result: Flags = {}
         alone = alone_edges(self.cfg, self.defn)
         single: set[str] | None = None
+        arrays: frozenset[str] = frozenset()
         if self._regions is None:
             self._regions = regions(self.cfg)
         for cl in static_pass(self.cfg, events, lambda v: self.reason(v) is not None,
@@ -102,8 +104,11 @@ class _Function:
             comm = self.handle(cl.name)
             if comm:  # a collective on a one-member communicator cannot diverge
                 if single is None:
-                    single = one_member(self.defn.body, self.state.tu.handle_names)
-                if comm in single or display(self.state, comm) in single:
+                    names = self.state.tu.handle_names
+                    single = one_member(self.defn.body, names)
+                    arrays = self_dup_arrays(self.state.tu.ast, names)
+                if comm in single or display(self.state, comm) in single \
+                        or ((m := _ELEMENT.fullmatch(comm)) is not None and m[1] in arrays):
                     continue
             frontier = frontier_without(cl, alone[comm]) if comm in alone else cl.frontier
             conds = [v for v in sorted(frontier) if self.reason(v, comm)]
