@@ -69,6 +69,8 @@ class ParsedTU:
     system_calls: frozenset[str] = frozenset()
     # Function -> parameters declared pointer-to-const (frontend/prototypes.py)
     const_params: dict[str, frozenset[int]] = field(default_factory=dict)
+    # Typedef names of arithmetic types, header and user code (frontend/scalars.py)
+    scalar_typedefs: frozenset[str] = frozenset()
 
     def loc(self, pos: Pos) -> Loc:
         """Map a preprocessed-text position to the user's file, line and column."""

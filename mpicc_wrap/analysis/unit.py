@@ -52,7 +52,8 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
         return f"{os.path.basename(loc.file)}:{loc.line}"
 
     return rankdep.RankDependence(tu.ast, external, loc=where, handle_names=tu.handle_names,
-                                  const_params=tu.const_params)
+                                  const_params=tu.const_params,
+                                  scalar_types=tu.scalar_typedefs)
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],

@@ -26,9 +26,10 @@ from pycparserext.ext_c_parser import GnuCParser
 from mpicc_wrap import fileutil
 from mpicc_wrap.frontend import gnumask
 from mpicc_wrap.frontend.prototypes import const_pointer_params
+from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.switches import Options, cache_dir
 
-FORMAT = "mpicc-wrap-headers-2"  # bump when the cached content changes meaning
+FORMAT = "mpicc-wrap-headers-3"  # bump when the cached content changes meaning
 
 # Types GCC knows without a declaration that pycparserext does not.
 BUILTIN_TYPES = frozenset(
@@ -52,6 +53,7 @@ class HeaderInfo:
     typedefs: frozenset[str]
     noreturn: frozenset[str]
     const_params: dict[str, frozenset[int]] = field(default_factory=dict)  # prototypes.py
+    scalars: frozenset[str] = frozenset()  # typedef names of arithmetic types (scalars.py)
 
 
 def forget() -> None:
@@ -74,16 +76,19 @@ def header_info_chain(chunks: list[str], options: Options) -> HeaderInfo | None:
     """
     key, typedefs, noreturn = FORMAT, frozenset[str](), frozenset[str]()
     const: dict[str, frozenset[int]] = {}
+    arithmetic = frozenset[str]()
     for chunk in chunks:
         if not chunk.strip():
             continue
         key = hashlib.sha256((key + "\0" + chunk).encode()).hexdigest()
-        info = _cached(key, options, functools.partial(_parse_headers, chunk, typedefs))
+        info = _cached(key, options,
+                       functools.partial(_parse_headers, chunk, typedefs, arithmetic))
         if info is None:
             return header_info("\n".join(chunks), options)
         typedefs, noreturn = typedefs | info.typedefs, noreturn | info.noreturn
         const.update(info.const_params)
-    return HeaderInfo(typedefs, noreturn, const)
+        arithmetic |= info.scalars
+    return HeaderInfo(typedefs, noreturn, const, arithmetic)
 
 
 def header_info(text: str, options: Options) -> HeaderInfo | None:
@@ -106,7 +111,10 @@ def _cached(key: str, options: Options,
     return info
 
 
-def _parse_headers(text: str, seeds: frozenset[str]) -> HeaderInfo | None:
+def _parse_headers(text: str, seeds: frozenset[str],
+                   arithmetic: frozenset[str] = frozenset()) -> HeaderInfo | None:
+    """Facts of one block of header text; ``seeds``: the typedef names declared before
+    it, ``arithmetic``: those of them that are scalars."""
     COUNTERS["header_parse"] += 1
     try:
         ast = make_parser().parse(gnumask.mask(text), "<headers>",
@@ -115,7 +123,8 @@ def _parse_headers(text: str, seeds: frozenset[str]) -> HeaderInfo | None:
         return None
     typedefs = {n.name for n in ast.ext if isinstance(n, c_ast.Typedef) and n.name}
     return HeaderInfo(frozenset(typedefs), frozenset(noreturn_names(ast.ext)),
-                      const_pointer_params(ast.ext))
+                      const_pointer_params(ast.ext),
+                      scalar_typedefs(ast.ext, arithmetic) - arithmetic)
 
 
 def noreturn_names(nodes: list[c_ast.Node]) -> set[str]:
@@ -160,7 +169,8 @@ def _load(path: str) -> tuple[bool, HeaderInfo | None]:
         if not data["ok"]:
             return True, None
         const = {name: frozenset(ix) for name, ix in data["const_params"].items()}
-        return True, HeaderInfo(frozenset(data["typedefs"]), frozenset(data["noreturn"]), const)
+        return True, HeaderInfo(frozenset(data["typedefs"]), frozenset(data["noreturn"]),
+                                const, frozenset(data["scalars"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False, None
 
@@ -170,7 +180,8 @@ def _store(path: str, info: HeaderInfo | None) -> None:
             "typedefs": sorted(info.typedefs) if info else [],
             "noreturn": sorted(info.noreturn) if info else [],
             "const_params": {n: sorted(ix) for n, ix in sorted(info.const_params.items())}
-            if info else {}}
+            if info else {},
+            "scalars": sorted(info.scalars) if info else []}
     write_atomic(path, json.dumps(data))
 
 

@@ -126,6 +126,20 @@ def test_a_small_array_is_one_flow_sensitive_value() -> None:
         m[0] = r; MPI_Bcast(m, 2, 0, 0, 0); if (p[0]) ; return 0; }""") == [True]
 
 
+def test_an_array_of_a_typedef_of_an_arithmetic_type_is_one_flow_sensitive_value() -> None:
+    """Scotch's ``Gnum reduglbtab[6]``: a typedef name that stands for an integer holds
+    no pointer, so its arrays are tracked like ``long m[2]`` (frontend/scalars.py).
+    The local copy on the returning path does not reach the reduced flags; with a
+    typedef of a pointer type the array stays one memory location, and does."""
+    code = """typedef long G; typedef G F; typedef int *P;
+        int main(void) { int r, s; T loc[2], glb[2];
+        MPI_Comm_rank(0, &r); MPI_Comm_size(0, &s); loc[0] = r; loc[1] = 0;
+        if (s == 1) { glb[1] = loc[1]; return glb[1]; }
+        MPI_Allreduce(loc, glb, 2, 0, 0, 0); if (glb[1]) ; return 0; }"""
+    assert verdicts(code.replace("T loc", "F loc")) == [False, False]
+    assert verdicts(code.replace("T loc", "P loc")) == [False, True]
+
+
 @pytest.mark.parametrize("code", [
     "if (rank == 0) x = 1; else x = 2;",
     "x = 0; if (rank == 0) x = 5;",

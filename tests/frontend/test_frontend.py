@@ -162,6 +162,21 @@ def test_const_pointer_parameters_from_headers_and_user_code(tmp_path: Path,
     assert parse(tmp_path, src, options).const_params == tu.const_params
 
 
+def test_scalar_typedefs_from_headers_and_user_code(tmp_path: Path, options: Options) -> None:
+    """Typedef names of arithmetic types (frontend/scalars.py), through chains across
+    system headers (``int64_t`` is glibc's ``__int64_t``) and into the user's code;
+    pointers, structs and MPI's handle types are not scalars."""
+    src = PRELUDE + ("#include <stdint.h>\ntypedef int64_t Gnum; typedef Gnum Flag;\n"
+                     "typedef Gnum *GnumPtr; typedef struct { int a; } Pair;\n"
+                     "typedef enum { RED, BLUE } Colour;\n")
+    tu = parse(tmp_path, src, options)
+    assert {"int64_t", "size_t", "Gnum", "Flag", "Colour", "MPI_Aint"} <= tu.scalar_typedefs
+    assert not {"GnumPtr", "Pair", "MPI_Comm", "MPI_Datatype", "intptr_t",
+                "uintptr_t"} & tu.scalar_typedefs
+    headercache.forget()  # a new process: the facts come from the disk cache
+    assert parse(tmp_path, src, options).scalar_typedefs == tu.scalar_typedefs
+
+
 def system_header(tmp: Path, text: str, name: str = "lib.h") -> tuple[str, ...]:
     """Write sys/NAME (a system header via -isystem); the flags to find it."""
     (tmp / "sys").mkdir(exist_ok=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue, graphs
+from mpicc_wrap.frontend.scalars import is_arithmetic
 
 __all__ = [
     "ANY", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "Ctl", "Deref", "Field",
@@ -222,9 +223,6 @@ class Store:
 
 # -- facts about each function, gathered before the fixed point ---------------------------
 
-_BUILTIN_TYPES = frozenset({"void", "char", "short", "int", "long", "float", "double",
-                            "signed", "unsigned", "_Bool", "__int128", "_Complex"})
-
 
 @dataclass
 class FunctionFacts:
@@ -244,12 +242,11 @@ class FunctionFacts:
     arrays: dict[str, int | None] = field(default_factory=dict)
 
 
-def is_scalar(t: c_ast.Node | None) -> bool:
-    """True for a built-in arithmetic type (``int``, ``unsigned long``...): a variable of
-    it holds no pointer.  Typedef names may hide pointers, so they are not scalars."""
-    names: list[str] = getattr(getattr(t, "type", None), "names", None) or []
-    return type(t).__name__ in ("TypeDecl", "TypeDeclExt") and bool(names) and set(
-        names) <= _BUILTIN_TYPES
+def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
+    """True for an arithmetic type (``int``, ``unsigned long``, or a typedef name in
+    ``typedefs``: ``frontend/scalars.py``): a variable of it holds no pointer.  Other
+    typedef names may hide pointers, so they are not scalars."""
+    return is_arithmetic(t, typedefs)
 
 
 def is_function_type(t: c_ast.Node) -> bool:
@@ -305,34 +302,37 @@ class _Scan(c_ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset()
-                   ) -> FunctionFacts:
+def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
+                   typedefs: frozenset[str] = frozenset()) -> FunctionFacts:
+    """The facts of ``defn``; ``typedefs``: the TU's ``scalar_typedefs``."""
     params = param_names(defn.decl)
     scan = _Scan()
     scan.visit(defn.body)
     local = {p for p in params if p}
     decl_params = getattr(getattr(defn.decl.type, "args", None), "params", None) or []
-    scalars = {p.name for p in decl_params if isinstance(p, c_ast.Decl) and is_scalar(p.type)}
+    scalars = {p.name for p in decl_params
+               if isinstance(p, c_ast.Decl) and is_scalar(p.type, typedefs)}
     arrays_or_static: set[str] = set()
     for node in scan.decls:
         if node.name and not is_function_type(node.type):
             local.add(node.name)
-            if is_scalar(node.type):
+            if is_scalar(node.type, typedefs):
                 scalars.add(node.name)
             if isinstance(node.type, c_ast.ArrayDecl) or "static" in (node.storage or []):
                 arrays_or_static.add(node.name)
     # Names whose address is taken other than as a direct argument of a named call
     # (assumption: callees do not keep such pointers beyond the call).
     escaping = {n.expr.name for n in scan.address_of if id(n) not in scan.call_args}
-    arrays = env_arrays(defn, scan.decls, defined)
+    arrays = env_arrays(defn, scan.decls, defined, typedefs)
     return FunctionFacts(
         defn.decl.name, params, defn.body, local,
         (local - arrays_or_static - escaping) | set(arrays), scalars,
-        is_scalar(getattr(defn.decl.type, "type", None)), scan.has_goto, scan.calls, arrays)
+        is_scalar(getattr(defn.decl.type, "type", None), typedefs), scan.has_goto,
+        scan.calls, arrays)
 
 
-def env_arrays(defn: c_ast.FuncDef, decls: list[c_ast.Decl], defined: frozenset[str]
-               ) -> dict[str, int | None]:
+def env_arrays(defn: c_ast.FuncDef, decls: list[c_ast.Decl], defined: frozenset[str],
+               typedefs: frozenset[str] = frozenset()) -> dict[str, int | None]:
     """Local one-dimensional arrays of scalars tracked flow-sensitively as one value
     (the pack-broadcast-unpack pattern: ``msg[0] = format; MPI_Bcast(msg, 2, ...);
     format = msg[0];`` leaves ``format`` single-valued).  Every use of the name must be
@@ -343,7 +343,7 @@ def env_arrays(defn: c_ast.FuncDef, decls: list[c_ast.Decl], defined: frozenset[
     out: dict[str, int | None] = {}
     for node in decls:
         t = node.type
-        if (node.name and isinstance(t, c_ast.ArrayDecl) and is_scalar(t.type)
+        if (node.name and isinstance(t, c_ast.ArrayDecl) and is_scalar(t.type, typedefs)
                 and "static" not in (node.storage or [])):
             dim = t.dim.value if isinstance(t.dim, c_ast.Constant) else None
             out[node.name] = int(dim, 0) if dim and dim.isdigit() else None

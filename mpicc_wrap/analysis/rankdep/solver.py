@@ -31,6 +31,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
 )
 from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.rankdep.statements import Statements
+from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["WALKS_PER_UNIT", "WALKS_SLACK", "RankDependence"]
@@ -49,18 +50,23 @@ class RankDependence(Statements):
                  loc: Callable[[int], str] | None = None,
                  handle_names: dict[str, str] | None = None,
                  within: Loc | None = None, signs: Signs | None = None,
-                 const_params: dict[str, frozenset[int]] | None = None) -> None:
+                 const_params: dict[str, frozenset[int]] | None = None,
+                 scalar_types: frozenset[str] | None = None) -> None:
         """``handle_names``: the MPI library's handle expansions (``MPI_COMM_NULL``...);
         ``within``: solve relative to the communicator whose handle is stored there
         (``communicators.py``; None: relative to MPI_COMM_WORLD); ``signs``: the TU's
         sign facts when already computed (they do not depend on ``within``);
         ``const_params``: parameters prototypes declare pointer-to-const, which calls
-        of external functions do not write (``frontend/prototypes.py``)."""
+        of external functions do not write (``frontend/prototypes.py``);
+        ``scalar_types``: the typedef names of arithmetic types (``frontend/scalars.py``;
+        None: those the TU's own typedefs declare)."""
         defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
         defined = frozenset(d.decl.name for d in defs)
-        funcs = {d.decl.name: function_facts(d, defined) for d in defs}
+        typedefs = scalar_types if scalar_types is not None else scalar_typedefs(ast.ext)
+        funcs = {d.decl.name: function_facts(d, defined, typedefs) for d in defs}
         self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
-        super().__init__(funcs, {d.name for d in self._global_decls if is_scalar(d.type)},
+        super().__init__(funcs, {d.name for d in self._global_decls
+                                 if is_scalar(d.type, typedefs)},
                          external, loc or (lambda line: f"line {line}"))
         self._ast = ast
         self._handle_names = handle_names or {}
@@ -73,6 +79,7 @@ class RankDependence(Statements):
                              if (c := member_facts(f, within, variables, self._enums))}
         self._signs = signs or Signs(funcs)  # a relative solve shares the world's
         self._const_params = const_params or {}
+        self._scalar_types = typedefs
         self.walks = 0  # unit walks the solver made (for the stress tests)
         self._solve()
 
@@ -91,7 +98,7 @@ class RankDependence(Statements):
         if within not in self._relative:
             self._relative[within] = RankDependence(
                 self._ast, self._external, self._loc, self._handle_names, within,
-                self._signs, self._const_params
+                self._signs, self._const_params, self._scalar_types
             ) if self._relative_differs(within) else self
         return self._relative[within]._reason(func_name, expr)
 
