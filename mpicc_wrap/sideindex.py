@@ -51,17 +51,21 @@ def publish(obj_path: str, record: bytes, summaries: dict[str, dict[str, Any]]) 
         write_atomically(os.path.join(folder, key), json.dumps(entry).encode())
 
 
-def visible(obj_path: str, names: Iterable[str] | None = None
+def visible(obj_path: str, names: Iterable[str] | None = None, dirs: Iterable[str] = ()
             ) -> list[tuple[str, dict[str, Any]]]:
     """(entry file, summary dict) of every live index entry for ``names`` (default:
-    every indexed name) in the directory of ``obj_path`` and in the current one, in a
-    fixed order.  Live: not the object's own (stale) entry, its object still exists
-    (``make clean`` removes objects, not our side files) and its side file still has
-    the stamp the entry recorded (the object still defines the function)."""
+    every indexed name) in the directory of ``obj_path``, in the current one and in
+    ``dirs`` (the compile's ``-I`` directories: a library built in a subdirectory
+    keeps its objects beside the headers its users include, as p4est's libsc in
+    ``sc/src``), in a fixed order.  Live: not the object's own (stale) entry, its
+    object still exists (``make clean`` removes objects, not our side files) and its
+    side file still has the stamp the entry recorded (the object still defines the
+    function)."""
     own = os.path.abspath(obj_path)
     wanted = None if names is None else set(names)
     found: list[tuple[str, dict[str, Any]]] = []
-    for d in sorted({os.path.dirname(own), os.path.abspath(".")}):
+    where = {os.path.dirname(own), os.path.abspath(".")} | {os.path.abspath(d) for d in dirs}
+    for d in sorted(where):
         index = os.path.join(d, INDEX)
         try:
             listed = set(os.listdir(index))

@@ -103,10 +103,11 @@ def publish(obj_path: str, summaries: dict[str, FunctionSummary], deferred: list
     return data
 
 
-def visible(obj_path: str, options: Options, names: Iterable[str] | None = None
-            ) -> dict[str, FunctionSummary]:
+def visible(obj_path: str, options: Options, names: Iterable[str] | None = None,
+            dirs: Iterable[str] = ()) -> dict[str, FunctionSummary]:
     """Summaries of ``names`` (default: every indexed name) published by the objects of
-    the object's directory and of the current directory, except the object's own
+    the object's directory, of the current directory and of ``dirs`` (the compile's
+    ``-I`` directories), except the object's own
     (stale) ones, those whose object is gone (``make clean`` removes objects, not our
     side files: a deleted function must not stay visible) and those its object no
     longer defines (the entry's side-file stamp is out of date): ``sideindex.visible``.
@@ -114,7 +115,7 @@ def visible(obj_path: str, options: Options, names: Iterable[str] | None = None
     A compile passes the identifiers of its TU: it reads one small entry per name it
     mentions that another object defines, not every side file of the directory, which
     made a build of N TUs read O(N^2) files."""
-    return from_raw(sideindex.visible(obj_path, names))
+    return from_raw(sideindex.visible(obj_path, names, dirs))
 
 
 def from_raw(entries: list[tuple[str, dict[str, Any]]]) -> dict[str, FunctionSummary]:

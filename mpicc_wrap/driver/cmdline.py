@@ -142,6 +142,11 @@ class Invocation(NamedTuple):
         return [a for a in self.inputs if a.lang == "c"]
 
     @property
+    def include_dirs(self) -> list[str]:
+        """The user's ``-I`` and ``-iquote`` directories, in order."""
+        return [a.value for a in self.args if a.name in ("-I", "-iquote") and a.value]
+
+    @property
     def output(self) -> str | None:
         outs = [a.value for a in self.args if a.kind == "output"]
         return outs[-1] if outs else None

@@ -53,7 +53,7 @@ from mpicc_wrap.fileutil import write_all, write_atomically
 __all__ = ["ENV_NAMES", "ENV_PREFIXES", "FOLDER", "UNCACHEABLE", "cacheable_args",
            "digest", "serve", "store", "tool_fingerprint"]
 
-FORMAT = "mpicc-wrap-direct-2"  # bump when an entry changes meaning
+FORMAT = "mpicc-wrap-direct-3"  # bump when an entry changes meaning
 VARIANTS = 4  # results kept per command (see ``store``)
 FOLDER = "direct"  # under the cache directory
 ENV_PREFIXES = ("MPICC_WRAP_", "MPICH_", "OMPI_", "OPAL_", "GCC_", "LC_")
@@ -215,7 +215,7 @@ def _unchanged(variant: dict[str, Any], hashes: dict[str, str]) -> bool:
             hashes[path] = _sha256(path)
         if hashes[path] != sha:
             return False
-    seen = sideindex.visible(variant["object"][0], variant["names"])
+    seen = sideindex.visible(variant["object"][0], variant["names"], variant["dirs"])
     return digest(seen) == variant["external"]
 
 

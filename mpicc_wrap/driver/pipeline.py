@@ -154,6 +154,7 @@ class Build:
                                     for n, s in result.summaries.items()})
                      if os.path.exists(side) else None),
             "stderr": stderr, "external": direct.digest(seen), "names": sorted(names),
+            "dirs": [os.path.abspath(d) for d in self.inv.include_dirs],
         }
         self._guarded(unit.name, False, direct.store, argv, cache_dir(self.options), record)
 
@@ -173,7 +174,7 @@ class Build:
             text = f.read()
         try:
             unit.names = sorted(summaries.identifiers(text))
-            unit.seen = sideindex.visible(unit.obj, unit.names)
+            unit.seen = sideindex.visible(unit.obj, unit.names, self.inv.include_dirs)
             external = summaries.from_raw(unit.seen)
             return stage.run_budgeted(text, unit.name, self.compiler, self.options,
                                       external=external, warning_flags=self.inv.warning_flags)

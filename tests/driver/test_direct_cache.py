@@ -138,6 +138,20 @@ def test_a_new_callee_summary_is_a_miss(wrap: Wrap) -> None:
     assert wrap("-c", "a_main.c")[1:] == (err, 0)
 
 
+def test_a_new_callee_summary_in_an_include_directory_is_a_miss(wrap: Wrap) -> None:
+    """Summaries are also looked up in the ``-I`` directories (``sideindex.visible``):
+    a hit checks them there too."""
+    lib = wrap.folder / "lib"
+    lib.mkdir()
+    (wrap.folder / "b_helper.c").rename(lib / "b_helper.c")
+    code, err, _ = wrap("-Ilib", "-c", "a_main.c")
+    assert code == 0 and "warning:" not in err
+    wrap("-c", "lib/b_helper.c", "-o", "lib/b_helper.o")
+    code, err, runs = wrap("-Ilib", "-c", "a_main.c")
+    assert runs >= 2 and "warning:" in err
+    assert wrap("-Ilib", "-c", "a_main.c")[1:] == (err, 0)
+
+
 def test_a_used_time_macro_is_never_stored(wrap: Wrap) -> None:
     (wrap.folder / "when.c").write_text('const char *when = __DATE__ " " __TIME__;\n')
     (wrap.folder / "unused.h").write_text('#define STAMP __DATE__ " " __TIME__\n')
