@@ -466,13 +466,17 @@ def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
     """Local handles that nothing in the function writes but one constructor call and
     their declaration's initializer (``MPI_Comm_free`` of the handle aside), each with
     that call: every member of such a communicator got it from one execution of the
-    call (``findings.after_creation``)."""
+    call (``findings.after_creation``).  A split whose colour (or split type) is
+    ``MPI_UNDEFINED`` writes ``MPI_COMM_NULL``, no communicator, so it does not count
+    (MPICH's ``ctxsplit.c``: ``if (P) split(c, 1, ..., &new) else split(c,
+    MPI_UNDEFINED, ..., &new)``: the members of ``new`` all made the first call)."""
     scan = _Writes()
     scan.visit(defn.body)
     decls = _Decls()
     decls.visit(defn.body)
     params = set(param_names(defn.decl))
-    out: dict[str, c_ast.FuncCall] = {}
+    made: dict[str, list[c_ast.FuncCall]] = {}
+    nulls: dict[str, int] = {}
     for site in scan.constructors:
         call = site.node
         assert isinstance(call, c_ast.FuncCall)
@@ -483,9 +487,15 @@ def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
         handle = _address_of(args[spec.creates])
         if not isinstance(handle, c_ast.ID) or handle.name in params:
             continue
-        name = handle.name
+        if spec.name in _SPLITS and len(args) > 1 and _constant_value(
+                args[1], frozenset(), {}) == _UNDEFINED:
+            nulls[handle.name] = nulls.get(handle.name, 0) + 1
+        else:
+            made.setdefault(handle.name, []).append(call)
+    out: dict[str, c_ast.FuncCall] = {}
+    for name, calls in made.items():
         inits = decls.found.get(name, [])
-        if len(inits) == 1 and len(scan.writes.get(name, [])) - scan.freed.get(
-                name, 0) == 1 + int(inits[0]):
-            out[name] = call
+        writes = len(scan.writes.get(name, [])) - scan.freed.get(name, 0) - nulls.get(name, 0)
+        if len(calls) == 1 and len(inits) == 1 and writes == 1 + int(inits[0]):
+            out[name] = calls[0]
     return out
