@@ -4,7 +4,6 @@ and instrumentation plans (PARCOACH Alg. 1 output set O, then Alg. 2's input).""
 from __future__ import annotations
 
 import functools
-import operator
 import os
 import re
 
@@ -26,7 +25,7 @@ from mpicc_wrap.analysis.orders import (
     regions,
     static_pass,
 )
-from mpicc_wrap.analysis.rankdep.communicators import constructor_calls
+from mpicc_wrap.analysis.rankdep.communicators import sole_constructors
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import (
     Condition,
@@ -63,7 +62,7 @@ class _Function:
         self.callee: dict[int, Callee] = dict(state.callees[name])
         self.reasons: dict[tuple[int, str], str | None] = {}
         self._regions: list[Region] | None = None  # orders.regions, kept across passes
-        self._built: dict[str, list[int]] | None = None  # handle -> its constructors' nodes
+        self._created: dict[str, int] | None = None  # handle -> its constructor's node
         self._kinds: dict[str, tuple[bool, str] | None] = {}  # token -> _token_kind
         # (condition node, id of its cluster) -> (the cluster, counter-example): every
         # site of a cluster shares its conditions, so each is described once
@@ -113,9 +112,8 @@ class _Function:
                     continue
             frontier = frontier_without(cl, alone[comm]) if comm in alone else cl.frontier
             conds = [v for v in sorted(frontier) if self.reason(v, comm)]
-            made = self.reaching_constructor(cl, comm) if conds else None
-            if made is not None:
-                conds = self.after_creation(cl, made, conds)
+            if conds and comm in self.created:
+                conds = self.after_creation(cl, self.created[comm], conds)
             for site in cl.sites if conds else []:
                 for v in conds:
                     result.setdefault(site, {}).setdefault(v, cl)
@@ -144,47 +142,22 @@ class _Function:
         return self._kinds[token]
 
     @property
-    def built(self) -> dict[str, list[int]]:
-        """Local handles written only by constructor calls, with those calls' nodes
-        (``rankdep.communicators.constructor_calls``)."""
-        if self._built is None:
-            calls = {id(call): handle for handle, found in constructor_calls(self.defn).items()
-                     for call in found}
-            self._built = {}
-            for n in self.cfg.nodes:
-                if n.call is not None and id(n.call) in calls:
-                    self._built.setdefault(calls[id(n.call)], []).append(n.id)
-        return self._built
-
-    @property
     def created(self) -> dict[str, int]:
-        """Local handles written only by one constructor call, with that call's node."""
-        return {h: nodes[0] for h, nodes in self.built.items() if len(nodes) == 1}
-
-    def reaching_constructor(self, cl: Cluster, comm: str) -> int | None:
-        """The constructor node of ``comm`` that alone reaches the cluster's sites in its
-        region: no other constructor of the handle reaches a site but through it (a
-        handle reused for one communicator after another).  ``after_creation`` then
-        checks that it dominates the sites."""
-        nodes = self.built.get(comm, [])
-        if len(nodes) <= 1:
-            return nodes[0] if nodes else None
-        step = cl.region.succs.get
-        for made in nodes:
-            others = [w for w in nodes if w != made and w in cl.region.succs]
-            seen = graphs.reachable(lambda n: step(n, ()), others,
-                                    allow=functools.partial(operator.ne, made))
-            if made in cl.region.succs and not any(site in seen for site in cl.sites):
-                return made
-        return None
+        """Local handles written only by one constructor call, with that call's node
+        (``rankdep.communicators.sole_constructors``)."""
+        if self._created is None:
+            calls = {id(call): handle
+                     for handle, call in sole_constructors(self.defn).items()}
+            self._created = {calls[id(n.call)]: n.id for n in self.cfg.nodes
+                             if n.call is not None and id(n.call) in calls}
+        return self._created
 
     def after_creation(self, cl: Cluster, made: int, conds: list[int]) -> list[int]:
         """The conditions of ``conds`` that can split the members of a communicator
         the function has just created (beyond both papers).
 
         Every member of it made the one constructor call at node ``made`` (its handle is
-        a local nothing else writes, or ``made`` is the one constructor of it that
-        reaches the sites: ``reaching_constructor``), the same execution of it.  So each test they
+        a local nothing else writes), the same execution of it.  So each test they
         passed on the way there had one outcome on all of them.  When ``made``
         dominates every site of the cluster in the cluster's region (the function, or
         one round of a loop: back edges are cut), only the tests reachable from

@@ -470,17 +470,6 @@ def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
     ``MPI_UNDEFINED`` writes ``MPI_COMM_NULL``, no communicator, so it does not count
     (MPICH's ``ctxsplit.c``: ``if (P) split(c, 1, ..., &new) else split(c,
     MPI_UNDEFINED, ..., &new)``: the members of ``new`` all made the first call)."""
-    return {name: calls[0] for name, calls in constructor_calls(defn).items()
-            if len(calls) == 1}
-
-
-def constructor_calls(defn: c_ast.FuncDef) -> dict[str, list[c_ast.FuncCall]]:
-    """Local handles that nothing in the function writes but constructor calls and
-    their declaration's initializer (frees and ``MPI_UNDEFINED`` splits aside, as in
-    ``sole_constructors``), each with those calls in source order.  Where one of them
-    is the only one that reaches a collective, the members of the handle all made
-    that call (``findings.reaching_constructor``: a variable reused for one
-    communicator after another, MPICH's ``cmsplit_type.c`` and ``ic1.c``)."""
     scan = _Writes()
     scan.visit(defn.body)
     decls = _Decls()
@@ -503,10 +492,10 @@ def constructor_calls(defn: c_ast.FuncDef) -> dict[str, list[c_ast.FuncCall]]:
             nulls[handle.name] = nulls.get(handle.name, 0) + 1
         else:
             made.setdefault(handle.name, []).append(call)
-    out: dict[str, list[c_ast.FuncCall]] = {}
+    out: dict[str, c_ast.FuncCall] = {}
     for name, calls in made.items():
         inits = decls.found.get(name, [])
         writes = len(scan.writes.get(name, [])) - scan.freed.get(name, 0) - nulls.get(name, 0)
-        if len(inits) == 1 and writes == len(calls) + int(inits[0]):
-            out[name] = calls
+        if len(calls) == 1 and len(inits) == 1 and writes == 1 + int(inits[0]):
+            out[name] = calls[0]
     return out
