@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,8 +161,24 @@ _RUNS = itertools.count()
 
 
 def kill_tagged(tag: str) -> list[int]:
-    """SIGKILL every process of this machine whose environment carries run ``tag``."""
+    """SIGKILL every process of this machine whose environment carries run ``tag``.
+
+    Scans until a scan finds nothing, and at least twice: a process caught in the
+    middle of ``execve`` (``setsid sleep``) shows an empty environment for a moment,
+    and one scan missed it in CI."""
     needle = f"{_TAG}={tag}\0".encode()
+    killed: list[int] = []
+    for scan in range(10):
+        found = _kill_matching(needle)
+        killed += found
+        if scan and not found:
+            break
+        time.sleep(0.02)
+    return killed
+
+
+def _kill_matching(needle: bytes) -> list[int]:
+    """One scan of ``kill_tagged``."""
     killed: list[int] = []
     try:
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
