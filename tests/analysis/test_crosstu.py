@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from mpirun import mpicc, run, tool
+from paths import CORPUS
 
 from mpicc_wrap.analysis import summaries as S
 from mpicc_wrap.model import Condition, Finding, FunctionSummary, Loc, Pos
@@ -254,44 +255,24 @@ def test_a_static_function_of_another_tu_is_not_published(tmp_path: Path) -> Non
     assert record is not None and set(record[0]) == {"other_api"}
 
 
-DIE_HELPER = """\
-#include <stdlib.h>
-void die(const char *msg) __attribute__((noreturn));
-void die(const char *msg) { (void) msg; abort(); }
-"""
-DIE_MAIN = """\
-#include <mpi.h>
-#include "die.h"
-int main(int argc, char **argv) {
-    int rank;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0 && argc > 5)
-        die("usage");
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 0;
-}
-"""
-
 
 def test_summaries_of_a_library_in_an_include_directory_are_visible(tmp_path: Path) -> None:
     """p4est's libsc: the library's objects sit in ``sc/src`` beside the headers the
     application includes with ``-Isc/src``.  Its ``die()`` ends in ``abort()``, an
     error exit (issue 9 item 3), which its summary says; seen through the ``-I``
-    directory, the caller's path into it is pruned, unseen it is warned."""
+    directory, the caller's path into it is pruned, unseen it is warned.  The sources
+    are the corpus's ``correct_xtu_error_exit_helper``, split over two directories."""
+    program = CORPUS / "correct_xtu_error_exit_helper"
     lib, app = tmp_path / "lib", tmp_path / "app"
     lib.mkdir()
     app.mkdir()
-    (lib / "die.h").write_text("void die(const char *msg) __attribute__((noreturn));\n")
-    (lib / "die.c").write_text(DIE_HELPER)
-    (app / "main.c").write_text(DIE_MAIN)
+    (lib / "die.c").write_text((program / "a_die.c").read_text())
+    (app / "main.c").write_text((program / "b_main.c").read_text())
     done = run([tool("mpicc-wrap"), "-c", "die.c"], cwd=lib, timeout=300)
     assert done.returncode == 0, done.output
     with_dir = run([tool("mpicc-wrap"), "-I../lib", "-c", "main.c"], cwd=app, timeout=300)
     assert with_dir.returncode == 0, with_dir.output
     assert "warning" not in with_dir.stderr, with_dir.stderr
     assert S.visible(str(app / "main.o"), Options(), dirs=[str(lib)]).keys() == {"die"}
-    (app / "die.h").write_text((lib / "die.h").read_text())
     without = run([tool("mpicc-wrap"), "-I.", "-c", "main.c"], cwd=app, timeout=300)
-    assert "main.c:9:5: warning: MPI_Barrier" in without.stderr, without.stderr
+    assert "main.c:20:5: warning: MPI_Barrier" in without.stderr, without.stderr
