@@ -22,10 +22,11 @@ from mpicc_wrap.analysis.orders import (
     diverging_successors,
     first_stop,
     frontier_without,
+    partners,
     regions,
     static_pass,
 )
-from mpicc_wrap.analysis.rankdep.communicators import sole_constructors
+from mpicc_wrap.analysis.rankdep.communicators import makes_no_communicator, sole_constructors
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import (
     Condition,
@@ -112,7 +113,8 @@ class _Function:
                     continue
             frontier = frontier_without(cl, alone[comm]) if comm in alone else cl.frontier
             conds = [v for v in sorted(frontier) if self.reason(v, comm)]
-            if conds and comm in self.created:
+            if conds and comm in self.created \
+                    and not self.matched_elsewhere(self.created[comm], events):
                 conds = self.after_creation(cl, self.created[comm], conds)
             for site in cl.sites if conds else []:
                 for v in conds:
@@ -151,6 +153,27 @@ class _Function:
             self._created = {calls[id(n.call)]: n.id for n in self.cfg.nodes
                              if n.call is not None and id(n.call) in calls}
         return self._created
+
+    def matched_elsewhere(self, made: int, events: Events) -> bool:
+        """Another call of the function may be the match of the constructor call at
+        ``made``, so the ranks that skipped ``made`` can be members of its communicator
+        too: Algorithm 1 pairs it with another site in one of its regions (a split in
+        the other arm into another handle: ``if (P) split(c, 1, &a) else split(c, 1,
+        &b)`` makes one communicator of both arms, and neither call is flagged), or
+        another call of the same constructor that is no collective on a communicator
+        (``MPI_Comm_create_group``).  A split with colour ``MPI_UNDEFINED`` joins no
+        communicator (``rankdep.communicators.rematched`` is the same rule on the
+        AST)."""
+        if self._regions is None:
+            self._regions = regions(self.cfg)
+        name = self.callee[made].name
+        others = {n for n, c in self.callee.items()
+                  if n != made and c.kind == "mpi" and c.name == name} \
+            if made not in events else set()
+        for region in self._regions:
+            others |= partners(region, events, made, self.independent)
+        return any(not ((call := self.cfg.nodes[n].call) is not None
+                        and makes_no_communicator(call)) for n in others)
 
     def after_creation(self, cl: Cluster, made: int, conds: list[int]) -> list[int]:
         """The conditions of ``conds`` that can split the members of a communicator

@@ -253,6 +253,26 @@ def clusters(region: Region, events: Events,
     return result
 
 
+def partners(region: Region, events: Events, node: int,
+             independent: Independent | None = None) -> set[int]:
+    """The other sites of ``region`` that Algorithm 1 puts in a cluster with one of
+    ``node``'s collectives (the same token at the same execution order, ``clusters``):
+    the calls other processes may make instead of ``node``'s, matched with it."""
+    found: set[int] = set()
+    if node not in region.succs or node == region.entry:
+        return found
+    for members, counted in token_classes(events, independent):
+        mine = [t for t in counted.get(node, []) if t in members]
+        if not mine:
+            continue
+        order = execution_orders(region, counted)
+        keys = {(order[node] + j, t) for j, t in enumerate(counted[node]) if t in members}
+        found |= {n for n in region.succs if n not in (node, region.entry)
+                  and any((order[n] + j, t) in keys
+                          for j, t in enumerate(counted.get(n, [])) if t in members)}
+    return found
+
+
 def token_classes(events: Events, independent: Independent | None
                   ) -> list[tuple[set[str], Events]]:
     """The tokens grouped by the set of tokens their execution order counts, each

@@ -26,6 +26,11 @@ soundness argument):
   aside), so every member's handle comes from that call; a handle written twice (a
   split in one arm and a dup in the other) may hold the communicator of either.
 
+No rule applies when another call of the function may be the constructor call's match
+(``rematched``): MPI matches collectives by order on the parent, not by call site, so
+``if (P) split(c, 1, &a) else split(c, 1, &b)`` makes one communicator of the ranks of
+both arms, and the members of ``a`` did not all make the call that wrote ``a``.
+
 Both rules hold only when every variable of the expression is a tracked local written
 at most once in the function (a parameter's value at entry counts as a write), outside
 loops, in a function without ``goto``, and the constructor is outside loops too: then
@@ -38,7 +43,7 @@ once, so the argument applies to each member alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from pycparser import c_ast
@@ -55,9 +60,11 @@ from mpicc_wrap.analysis.rankdep.locations import (
     param_names,
 )
 from mpicc_wrap.frontend import handles, positions
+from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["comm_location", "handle_location", "is_comm_null", "member_facts",
-           "null_tested", "sole_constructors"]
+           "makes_no_communicator", "may_run", "null_tested", "rematched",
+           "sole_constructors"]
 
 _WORLD = frozenset({"MPI_COMM_WORLD", ""})
 _SPLITS = frozenset({"MPI_Comm_split", "MPI_Comm_split_type"})
@@ -173,6 +180,8 @@ class _Writes(c_ast.NodeVisitor):
         self.writes: dict[str, list[_At]] = {}
         self.constructors: list[_At] = []
         self.freed: dict[str, int] = {}
+        self.calls: list[tuple[str, _At]] = []  # calls of named functions
+        self.early_return = False  # a return inside a conditional construct or loop
         self._inside: list[tuple[c_ast.Node, str]] = []
         self._loops = 0
         self._seq = 0
@@ -241,10 +250,16 @@ class _Writes(c_ast.NodeVisitor):
             self._wrote(node.expr.name, None)
         self.generic_visit(node)
 
+    def visit_Return(self, node: c_ast.Return) -> None:
+        self.early_return = self.early_return or bool(self._inside) or self._loops > 0
+        self.generic_visit(node)
+
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         spec = lookup(callee(node) or "")
         if spec is not None and spec.creates is not None:
             self.constructors.append(self._at(node))
+        elif spec is None and (name := callee(node)) is not None:
+            self.calls.append((name, self._at(node)))
         args = node.args.exprs if spec is not None and node.args is not None else []
         for i in spec.handle_ptrs if spec is not None else ():
             if i < len(args) and (h := _address_of(args[i])) is not None \
@@ -329,10 +344,12 @@ def enum_values(ast: c_ast.FileAST) -> dict[str, int]:
 
 
 def member_facts(f: FunctionFacts, within: Loc, variables: set[str],
-                 enums: dict[str, int] | None = None) -> set[str]:
+                 enums: dict[str, int] | None = None,
+                 runs: Mapping[str, frozenset[str]] | None = None) -> set[str]:
     """C texts of the expressions that have one value on every member of the
     communicator at ``within`` because ``f`` created it (rules in the module
-    docstring); empty when no rule applies."""
+    docstring); empty when no rule applies.  ``runs``: per called function, the MPI
+    functions it may execute (``may_run``), for ``rematched``."""
     if f.has_goto:
         return set()
     scan = _Writes()
@@ -349,6 +366,8 @@ def member_facts(f: FunctionFacts, within: Loc, variables: set[str],
         handle = _address_of(args[spec.creates])
         if handle is None or handle_location(f, handle) != within:
             continue
+        if rematched(scan, site, runs or {}):
+            continue
         only = _written_only_here(scan, f, handle)
         local = isinstance(handle, c_ast.ID) and handle.name in f.locals
         exprs: list[c_ast.Node] = []
@@ -360,6 +379,51 @@ def member_facts(f: FunctionFacts, within: Loc, variables: set[str],
         if only:  # every member made this call: the conditions around it held
             exprs += [n.cond for n, _ in site.inside if isinstance(n, c_ast.If)]
         out |= {positions.c_text(e) for e in exprs if _stable(scan, f, e, variables)}
+    return out
+
+
+def rematched(scan: _Writes, site: _At, runs: Mapping[str, frozenset[str]]) -> bool:
+    """The constructor call at ``site`` may be matched by another call of the function:
+    every rule above assumes each member of the new communicator made that call itself.
+    ``if (P) split(c, 1, &a) else split(c, 1, &b)`` makes one communicator of both
+    arms (MPI matches collectives by order, not by call site), so neither ``P`` nor
+    the colour expression of either call is uniform within ``a``.  Another call of the
+    same MPI function (a split with colour ``MPI_UNDEFINED`` aside: its callers join
+    nothing), or a call of a function that may execute it, may be that match, unless
+    every process runs both in one order: neither inside a conditional construct or
+    a loop, and no return before the end of the function
+    (``findings.matched_elsewhere`` asks Algorithm 1's clusters instead)."""
+    call = site.node
+    assert isinstance(call, c_ast.FuncCall)
+    name = callee(call)
+    spec = lookup(name or "")
+    others = [o for o in scan.constructors
+              if o.node is not call and isinstance(o.node, c_ast.FuncCall)
+              and callee(o.node) == name and not makes_no_communicator(o.node)]
+    if spec is not None:
+        others += [at for g, at in scan.calls if spec.name in runs.get(g, ())]
+    fixed = not scan.early_return and all(not a.inside and not a.looped
+                                          for a in [site, *others])
+    return bool(others) and not fixed
+
+
+def may_run(funcs: Mapping[str, FunctionFacts],
+            external: Mapping[str, FunctionSummary]) -> dict[str, frozenset[str]]:
+    """Per function of the TU or with a summary, the MPI functions a call of it may
+    execute: its own calls and its callees', to a fixed point (an external summary
+    gives its collective sequence; one that is not fixed names no constructor, and
+    Algorithm 1 pairs none of its calls with a constructor, which stays flagged)."""
+    out = {n: frozenset(t.partition("@")[0] for t in s.sequence)
+           for n, s in external.items()}
+    for n, f in funcs.items():
+        out[n] = frozenset(spec.name for c in f.calls if (spec := lookup(c)) is not None)
+    changed = True
+    while changed:
+        changed = False
+        for n, f in funcs.items():
+            more = out[n].union(*(out.get(c, frozenset()) for c in f.calls))
+            if more != out[n]:
+                out[n], changed = more, True
     return out
 
 
@@ -462,6 +526,15 @@ class _Decls(c_ast.NodeVisitor):
     visit_Union = visit_Struct
 
 
+def makes_no_communicator(call: c_ast.FuncCall) -> bool:
+    """A split whose colour (or split type) is the literal ``MPI_UNDEFINED``: it
+    writes ``MPI_COMM_NULL``, and the ranks that make it join no communicator."""
+    args = call.args.exprs if call.args is not None else []
+    spec = lookup(callee(call) or "")
+    return spec is not None and spec.name in _SPLITS and len(args) > 1 \
+        and _constant_value(args[1], frozenset(), {}) == _UNDEFINED
+
+
 def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
     """Local handles that nothing in the function writes but one constructor call and
     their declaration's initializer (``MPI_Comm_free`` of the handle aside), each with
@@ -487,8 +560,7 @@ def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
         handle = _address_of(args[spec.creates])
         if not isinstance(handle, c_ast.ID) or handle.name in params:
             continue
-        if spec.name in _SPLITS and len(args) > 1 and _constant_value(
-                args[1], frozenset(), {}) == _UNDEFINED:
+        if makes_no_communicator(call):
             nulls[handle.name] = nulls.get(handle.name, 0) + 1
         else:
             made.setdefault(handle.name, []).append(call)

@@ -12,6 +12,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis.rankdep.communicators import (
     comm_location,
     enum_values,
+    may_run,
     member_facts,
     null_tested,
 )
@@ -76,7 +77,8 @@ class RankDependence(Statements):
         if within is not None:
             variables = {d.name for d in self._global_decls if d.name}
             self._colours = {n: c for n, f in funcs.items()
-                             if (c := member_facts(f, within, variables, self._enums))}
+                             if (c := member_facts(f, within, variables, self._enums,
+                                                   self._runs))}
         self._signs = signs or Signs(funcs)  # a relative solve shares the world's
         self._const_params = const_params or {}
         self._scalar_types = typedefs
@@ -111,8 +113,13 @@ class RankDependence(Statements):
         if within in self._null_tested:
             return True
         variables = {d.name for d in self._global_decls if d.name}
-        return any(member_facts(f, within, variables, self._enums)
+        return any(member_facts(f, within, variables, self._enums, self._runs)
                    for f in self._funcs.values())
+
+    @functools.cached_property
+    def _runs(self) -> dict[str, frozenset[str]]:
+        """The MPI functions each callee may execute (``communicators.rematched``)."""
+        return may_run(self._funcs, self._external)
 
     @functools.cached_property
     def _enums(self) -> dict[str, int]:
