@@ -36,8 +36,17 @@ class _Scan(c_ast.NodeVisitor):
     def __init__(self) -> None:
         self.uses: dict[str, int] = {}
         self.shared: dict[str, int] = {}
+        self.addressed: dict[str, int] = {}  # ``&x`` as a shared-output argument
+        self.locals: dict[str, bool] = {}  # plain local variables: initialized?
         self.conditions: list[c_ast.Node] = []
         self.returns: list[c_ast.Node | None] = []
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.name and isinstance(node.type, c_ast.TypeDecl) \
+                and not {"static", "extern"} & set(node.storage or []):
+            plain = node.init is None or _code(node.init)
+            self.locals[node.name] = plain and node.name not in self.locals
+        self.generic_visit(node)
 
     def visit_Return(self, node: c_ast.Return) -> None:
         self.returns.append(node.expr)
@@ -56,7 +65,22 @@ class _Scan(c_ast.NodeVisitor):
                 arg = arg.expr
             if isinstance(arg, c_ast.ID):
                 self.shared[arg.name] = self.shared.get(arg.name, 0) + 1
+            elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&" \
+                    and isinstance(arg.expr, c_ast.ID):
+                self.addressed[arg.expr.name] = self.addressed.get(arg.expr.name, 0) + 1
         self.generic_visit(node)
+
+    def collective_result(self, e: c_ast.Node) -> bool:
+        """``e`` (casts aside) is a plain local that only collectives write (``&x`` as
+        their shared output) and nothing else reads but ``return x`` (p4est's
+        ``p4est_comm_sync_flag``: ``MPI_Allreduce(&l, &g, ...); return (int) g;``)."""
+        while isinstance(e, c_ast.Cast):
+            e = e.expr
+        if not isinstance(e, c_ast.ID) or not self.locals.get(e.name, False):
+            return False
+        returned = sum(1 for r in self.returns if r is not None and _is_name(r, e.name))
+        return self.addressed.get(e.name, 0) > 0 \
+            and self.uses.get(e.name, 0) == self.addressed[e.name] + returned
 
     def generic_visit(self, node: c_ast.Node) -> None:
         if isinstance(node, _CONDITIONAL) and node.cond is not None:
@@ -76,19 +100,28 @@ def wrapper_facts(func: c_ast.FuncDef, params: list[str],
 
     ``shared_outputs``: indexes of the parameters that hold a collective's shared output
     on return (rule in the module docstring).  ``uniform_return``: ``func`` returns the
-    same value on every rank whatever its arguments -- each ``return`` yields constants
-    and MPI return codes only (error codes, which rankdep takes as uniform:
-    MPI_ERRORS_ARE_FATAL ends the job on a failure) and no condition of the body may
-    differ between processes.  A caller in another TU cannot know that from
-    ``returns_rank``, which assumes uniform arguments."""
+    same value on every rank whatever its arguments -- each ``return`` yields constants,
+    MPI return codes (error codes, which rankdep takes as uniform: MPI_ERRORS_ARE_FATAL
+    ends the job on a failure) or a local only collectives write
+    (``_Scan.collective_result``), and no condition of the body may differ between
+    processes, so every rank executed the same collectives.  A caller in another TU
+    cannot know that from ``returns_rank``, which assumes uniform arguments."""
     scan = _Scan()
     scan.visit(func.body)
     found = [i for i, p in enumerate(params)
              if p and scan.shared.get(p) and scan.shared[p] == scan.uses.get(p, 0)]
-    codes = bool(scan.returns) and all(e is None or _code(e) for e in scan.returns)
+    codes = bool(scan.returns) and all(
+        e is None or _code(e) or scan.collective_result(e) for e in scan.returns)
     if (found or codes) and any(multi_valued(c) for c in scan.conditions):
         return [], False
     return found, codes
+
+
+def _is_name(e: c_ast.Node, name: str) -> bool:
+    """``e`` is ``name``, casts aside."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    return isinstance(e, c_ast.ID) and e.name == name
 
 
 def _code(e: c_ast.Node) -> bool:

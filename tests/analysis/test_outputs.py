@@ -76,3 +76,46 @@ int main(int argc, char **argv) {
     assert not unit.analyse(parse_source(caller), {"die": sums["die"]}).findings
     quiet = FunctionSummary("die", "d.c", 1, False, [], True, noreturn=True)
     assert unit.analyse(parse_source(caller), {"die": quiet}).findings
+
+
+SYNC = HEAD + """
+int sync_flag(int flag, MPI_Comm comm) {
+    char lbyte, gbyte;
+    int mpiret;
+    lbyte = (char) (flag ? 1 : 0);
+    mpiret = MPI_Allreduce(&lbyte, &gbyte, 1, MPI_CHAR, MPI_BOR, comm);
+    if (mpiret != MPI_SUCCESS) return -1;
+    return (int) gbyte;
+}"""
+
+
+def test_a_return_of_a_local_only_a_collective_writes_is_uniform() -> None:
+    """p4est's p4est_comm_sync_flag: a consensus its callers in other files branch on."""
+    assert summary(SYNC, "sync_flag").uniform_return
+
+
+@pytest.mark.parametrize("change", [
+    ("return (int) gbyte;", "gbyte += flag; return (int) gbyte;"),  # written again
+    ("char lbyte, gbyte;", "char lbyte, gbyte = 0; char *alias = &gbyte;"),  # escapes
+    ("&gbyte, 1", "&lbyte, 1"),                     # not the collective's output
+    ("char lbyte, gbyte;", "char lbyte; static char gbyte;"),  # kept across calls
+    ("int mpiret;", "int mpiret, r; MPI_Comm_rank(comm, &r); if (r) return 0;"),
+])
+def test_a_returned_local_is_not_uniform_when_the_rule_fails(change: tuple[str, str]) -> None:
+    assert not summary(SYNC.replace(*change), "sync_flag").uniform_return
+
+
+def test_the_caller_in_another_tu_branches_on_a_consensus_alike() -> None:
+    caller = HEAD + """
+int sync_flag(int flag, MPI_Comm comm);
+int check(MPI_Comm comm) {
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (sync_flag(rank == 3, comm)) return 1;
+    MPI_Barrier(comm);
+    return 0;
+}"""
+    known = {"sync_flag": summary(SYNC, "sync_flag")}
+    assert not unit.analyse(parse_source(caller), known).findings
+    opaque = FunctionSummary("sync_flag", "s.c", 1, True, ["MPI_Allreduce@#1"], True)
+    assert unit.analyse(parse_source(caller), {"sync_flag": opaque}).findings
