@@ -26,7 +26,7 @@ from mpicc_wrap.analysis.orders import (
     regions,
     static_pass,
 )
-from mpicc_wrap.analysis.rankdep.communicators import makes_no_communicator, sole_constructors
+from mpicc_wrap.analysis.rankdep.communicators import joins_another, sole_constructors
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import (
     Condition,
@@ -161,9 +161,9 @@ class _Function:
         the other arm into another handle: ``if (P) split(c, 1, &a) else split(c, 1,
         &b)`` makes one communicator of both arms, and neither call is flagged), or
         another call of the same constructor that is no collective on a communicator
-        (``MPI_Comm_create_group``).  A split with colour ``MPI_UNDEFINED`` joins no
-        communicator (``rankdep.communicators.rematched`` is the same rule on the
-        AST)."""
+        (``MPI_Comm_create_group``).  A split with colour ``MPI_UNDEFINED`` or another
+        constant colour puts its callers elsewhere (``joins_another``;
+        ``rankdep.communicators.rematched`` is the same rule on the AST)."""
         if self._regions is None:
             self._regions = regions(self.cfg)
         name = self.callee[made].name
@@ -172,8 +172,9 @@ class _Function:
             if made not in events else set()
         for region in self._regions:
             others |= partners(region, events, made, self.independent)
-        return any(not ((call := self.cfg.nodes[n].call) is not None
-                        and makes_no_communicator(call)) for n in others)
+        mine = self.cfg.nodes[made].call
+        return any(mine is None or (call := self.cfg.nodes[n].call) is None
+                   or not joins_another(mine, call) for n in others)
 
     def after_creation(self, cl: Cluster, made: int, conds: list[int]) -> list[int]:
         """The conditions of ``conds`` that can split the members of a communicator

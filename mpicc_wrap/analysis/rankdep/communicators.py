@@ -62,7 +62,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import FunctionSummary
 
-__all__ = ["comm_location", "handle_location", "is_comm_null", "member_facts",
+__all__ = ["comm_location", "handle_location", "is_comm_null", "joins_another", "member_facts",
            "makes_no_communicator", "may_run", "null_tested", "rematched",
            "sole_constructors"]
 
@@ -388,8 +388,8 @@ def rematched(scan: _Writes, site: _At, runs: Mapping[str, frozenset[str]]) -> b
     ``if (P) split(c, 1, &a) else split(c, 1, &b)`` makes one communicator of both
     arms (MPI matches collectives by order, not by call site), so neither ``P`` nor
     the colour expression of either call is uniform within ``a``.  Another call of the
-    same MPI function (a split with colour ``MPI_UNDEFINED`` aside: its callers join
-    nothing), or a call of a function that may execute it, may be that match, unless
+    same MPI function (but a split whose callers join another communicator or none,
+    ``joins_another``), or a call of a function that may execute it, may be that match, unless
     every process runs both in one order: neither inside a conditional construct or
     a loop, and no return before the end of the function
     (``findings.matched_elsewhere`` asks Algorithm 1's clusters instead)."""
@@ -399,7 +399,7 @@ def rematched(scan: _Writes, site: _At, runs: Mapping[str, frozenset[str]]) -> b
     spec = lookup(name or "")
     others = [o for o in scan.constructors
               if o.node is not call and isinstance(o.node, c_ast.FuncCall)
-              and callee(o.node) == name and not makes_no_communicator(o.node)]
+              and callee(o.node) == name and not joins_another(call, o.node)]
     if spec is not None:
         others += [at for g, at in scan.calls if spec.name in runs.get(g, ())]
     fixed = not scan.early_return and all(not a.inside and not a.looped
@@ -533,6 +533,21 @@ def makes_no_communicator(call: c_ast.FuncCall) -> bool:
     spec = lookup(callee(call) or "")
     return spec is not None and spec.name in _SPLITS and len(args) > 1 \
         and _constant_value(args[1], frozenset(), {}) == _UNDEFINED
+
+
+def joins_another(call: c_ast.FuncCall, other: c_ast.FuncCall) -> bool:
+    """The callers of ``other`` cannot be members of the communicator ``call`` makes:
+    ``other`` is a split with colour ``MPI_UNDEFINED``, or both are splits of one kind
+    whose colours are different literals (MPICH's ``comm_idup_overlap.c``: three arms
+    split with colours 0, 0 and 1, and the third arm's handle holds its callers only)."""
+    if makes_no_communicator(other):
+        return True
+    spec, spec2 = lookup(callee(call) or ""), lookup(callee(other) or "")
+    args = call.args.exprs if call.args is not None else []
+    args2 = other.args.exprs if other.args is not None else []
+    return spec is not None and spec is spec2 and spec.name in _SPLITS \
+        and len(args) > 1 and len(args2) > 1 \
+        and _distinct_constants([args[1], args2[1]], frozenset(), {})
 
 
 def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
