@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.rankdep.locations import uncast
 
 __all__ = ["wrapper_facts"]
 
@@ -60,9 +61,7 @@ class _Scan(c_ast.NodeVisitor):
         entry = catalogue.lookup(name) if name else None
         args = node.args.exprs if node.args is not None else []
         for i in entry.shared_outputs if entry else ():
-            arg = args[i] if i < len(args) else None
-            while isinstance(arg, c_ast.Cast):
-                arg = arg.expr
+            arg = uncast(args[i]) if i < len(args) else None
             if isinstance(arg, c_ast.ID):
                 self.shared[arg.name] = self.shared.get(arg.name, 0) + 1
             elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&" \
@@ -74,11 +73,11 @@ class _Scan(c_ast.NodeVisitor):
         """``e`` (casts aside) is a plain local that only collectives write (``&x`` as
         their shared output) and nothing else reads but ``return x`` (p4est's
         ``p4est_comm_sync_flag``: ``MPI_Allreduce(&l, &g, ...); return (int) g;``)."""
-        while isinstance(e, c_ast.Cast):
-            e = e.expr
+        e = uncast(e)
         if not isinstance(e, c_ast.ID) or not self.locals.get(e.name, False):
             return False
-        returned = sum(1 for r in self.returns if r is not None and _is_name(r, e.name))
+        returned = sum(1 for r in self.returns if r is not None
+                       and isinstance(u := uncast(r), c_ast.ID) and u.name == e.name)
         return self.addressed.get(e.name, 0) > 0 \
             and self.uses.get(e.name, 0) == self.addressed[e.name] + returned
 
@@ -115,13 +114,6 @@ def wrapper_facts(func: c_ast.FuncDef, params: list[str],
     if (found or codes) and any(multi_valued(c) for c in scan.conditions):
         return [], False
     return found, codes
-
-
-def _is_name(e: c_ast.Node, name: str) -> bool:
-    """``e`` is ``name``, casts aside."""
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
-    return isinstance(e, c_ast.ID) and e.name == name
 
 
 def _code(e: c_ast.Node) -> bool:
