@@ -12,6 +12,7 @@ its transitive closure.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from mpicc_wrap.analysis import graphs
 
@@ -61,3 +62,37 @@ def pdf_plus(succs: Graph, exit_node: int, group: Iterable[int],
         if new <= result:
             return result
         result |= new
+
+
+class Condensed(NamedTuple):
+    """A graph reduced by ``condense``: its successor and predecessor maps, and for
+    every node of the original the kept node that stands in for it."""
+
+    succs: Graph
+    preds: Graph
+    stand_in: dict[int, int]
+
+
+def condense(succs: Graph, exit_node: int, keep: Iterable[int]) -> Condensed:
+    """``succs`` reduced to ``keep``, exit and the nodes that still branch once every
+    other node is replaced by the kept node it leads to (its ``stand_in``).
+
+    Exact for groups of kept nodes (beyond PARCOACH, which walks the whole CFG for each
+    cluster): a node outside the group whose successors all stand for one node is
+    postdominated by the group exactly when that node is, and is never in PDF (with
+    that node covered, so is it); so postdominance of the kept nodes, PDF and PDF+ are
+    the same on both graphs.  Large functions are mostly such nodes (statements
+    between calls, branches whose arms hold no event), and Algorithm 1 computes one
+    PDF+ per cluster.  ``succs`` must be acyclic (Algorithm 1's regions)."""
+    kept = set(keep) | {exit_node}
+    nodes = set(succs).union(*succs.values())
+    stand_in: dict[int, int] = {}
+    reduced: Graph = {}
+    for n in graphs.postorder(lambda n: succs.get(n, ()), sorted(nodes)):  # successors first
+        after = list(dict.fromkeys(stand_in[s] for s in succs.get(n, ())))
+        if n in kept or len(after) != 1:
+            stand_in[n] = n
+            reduced[n] = after
+        else:
+            stand_in[n] = after[0]
+    return Condensed(reduced, reverse(reduced), stand_in)

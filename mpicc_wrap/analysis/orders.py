@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 
 from mpicc_wrap.analysis import graphs
 from mpicc_wrap.analysis.cfg import CFG
-from mpicc_wrap.analysis.dominance import Graph, pdf_plus, postdominated, reverse
+from mpicc_wrap.analysis.dominance import (
+    Condensed,
+    Graph,
+    condense,
+    pdf_plus,
+    postdominated,
+    reverse,
+)
 
 Events = dict[int, list[str]]  # node -> collective tokens it executes, in order
 # Two collective tokens whose relative order does not matter (``token_classes``).
@@ -41,6 +48,8 @@ class Region:
     # PDF+ by the chain leaders of a cluster's sites (``clusters``)
     frontiers: dict[frozenset[int], set[int]] = field(default_factory=dict, repr=False,
                                                      compare=False)
+    _condensed: dict[frozenset[int], Condensed] = field(default_factory=dict, repr=False,
+                                                        compare=False)
 
     @property
     def preds(self) -> Graph:
@@ -68,6 +77,14 @@ class Region:
             self._leaders = lead
         return self._leaders
 
+    def condensed(self, events: Events) -> Condensed:
+        """The region reduced to its event nodes, loop exits and branches
+        (``dominance.condense``), once per set of event nodes."""
+        keep = frozenset(n for n in self.succs if n in events) | self.exits
+        if keep not in self._condensed:
+            self._condensed[keep] = condense(self.succs, self.exit, keep)
+        return self._condensed[keep]
+
 
 @dataclass
 class Cluster:
@@ -78,6 +95,7 @@ class Cluster:
     sites: list[int]
     frontier: set[int]
     region: Region
+    graph: Condensed | None = None  # the condensed region its frontier was computed on
 
 
 def back_edges(cfg: CFG) -> set[tuple[int, int]]:
@@ -117,12 +135,12 @@ def _bodies(cfg: CFG, backs: set[tuple[int, int]], reach: set[int]) -> dict[int,
     """Natural loop of every back-edge target: the nodes reaching a back-edge source
     without passing the header."""
     preds = cfg.preds()
-    bodies: dict[int, set[int]] = {}
-    for header in sorted({h for _, h in backs}):
-        sources = [u for u, h in backs if h == header]
-        body = graphs.reachable(preds.__getitem__, sources, reach.__contains__, {header})
-        bodies[header] = body
-    return bodies
+    sources: dict[int, list[int]] = {}
+    for u, h in sorted(backs):
+        sources.setdefault(h, []).append(u)
+    return {header: graphs.reachable(preds.__getitem__, sources[header], reach.__contains__,
+                                     {header})
+            for header in sorted(sources)}
 
 
 def _afters(cfg: CFG, bodies: dict[int, set[int]]) -> dict[int, list[int]]:
@@ -215,7 +233,8 @@ def execution_orders(region: Region, events: Events) -> dict[int, int]:
 def clusters(region: Region, events: Events,
              decides: Callable[[int], bool] | None = None,
              only: set[int] | None = None,
-             independent: Independent | None = None) -> list[Cluster]:
+             independent: Independent | None = None,
+             classes: list[tuple[set[str], Events]] | None = None) -> list[Cluster]:
     """Algorithm 1 lines 4-9: every C(r, c) and its PDF+ (possibly empty).
 
     With ``decides`` (the branch nodes whose condition matters: rank-dependent ones),
@@ -224,9 +243,9 @@ def clusters(region: Region, events: Events,
     ``only``, the clusters without a site in it are left out (the caller wants those
     sites' clusters alone).  With ``independent`` (two tokens that need not keep
     their relative order), a token's order counts only the events it depends on
-    (``token_classes``)."""
+    (``token_classes``, or ``classes`` when the caller has them)."""
     groups: dict[tuple[int, str], list[int]] = {}
-    for members, counted in token_classes(events, independent):
+    for members, counted in classes or token_classes(events, independent):
         order = execution_orders(region, counted)
         for n in sorted(region.succs):
             # a call whose callee runs k collectives holds orders r .. r+k-1, so it
@@ -237,19 +256,20 @@ def clusters(region: Region, events: Events,
     # A collective in a loop runs as many times as the loop iterates: the branches
     # that may leave the loop decide it too (PARCOACH §3.1 blames the loop header).
     reached = _downstream(region, decides) if decides is not None else None
-    preds = region.preds
+    graph: Condensed | None = None
     result = []
     for (r, name), sites in sorted(groups.items()):
         if only is not None and only.isdisjoint(sites):
             continue
         if reached is None or reached.intersection(sites):
             key = frozenset(region.leaders.get(n, n) for n in sites)
+            graph = graph or region.condensed(events)
             if key not in region.frontiers:
-                region.frontiers[key] = pdf_plus(region.succs, region.exit, sites, preds)
+                region.frontiers[key] = pdf_plus(graph.succs, region.exit, sites, graph.preds)
             frontier = set(region.frontiers[key])
         else:
             frontier = set()
-        result.append(Cluster(r, name, sites, frontier | region.exits, region))
+        result.append(Cluster(r, name, sites, frontier | region.exits, region, graph))
     return result
 
 
@@ -310,8 +330,10 @@ def static_pass(cfg: CFG, events: Events,
     (see ``clusters`` for ``decides``, ``only`` and ``independent``; ``found``:
     ``regions(cfg)`` when the caller keeps them, with the frontiers they memoise,
     across passes)."""
+    classes = token_classes(events, independent)
     return [c for region in (found if found is not None else regions(cfg))
-            for c in clusters(region, events, decides, only, independent) if c.frontier]
+            for c in clusters(region, events, decides, only, independent, classes)
+            if c.frontier]
 
 
 def frontier_without(cluster: Cluster, cut: set[tuple[int, int]]) -> set[int]:
@@ -325,11 +347,13 @@ def diverging_successors(cluster: Cluster, node: int) -> tuple[int, int] | None:
     """For a frontier node, one successor leading to the cluster and one that may not
     (the two sides of the counter-example, barrier matching §5.2)."""
     group = set(cluster.sites) | (cluster.frontier - {node})  # PDF+ is iterated
-    covered = postdominated(cluster.region.succs, cluster.region.exit, group,
-                            cluster.region.preds)
-    succs = cluster.region.succs.get(node, [])
-    inside = [s for s in succs if s in covered]
-    outside = [s for s in succs if s not in covered]
+    region, graph = cluster.region, cluster.graph
+    if graph is None or any(graph.stand_in.get(n) != n for n in group):
+        graph = Condensed(region.succs, region.preds, {n: n for n in region.succs})
+    covered = postdominated(graph.succs, region.exit, group, graph.preds)
+    succs = region.succs.get(node, [])
+    inside = [s for s in succs if graph.stand_in.get(s, s) in covered]
+    outside = [s for s in succs if graph.stand_in.get(s, s) not in covered]
     if not inside or not outside:
         return None
     return inside[0], outside[0]
