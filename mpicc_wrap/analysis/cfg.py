@@ -51,6 +51,8 @@ class CFG:
     end: int  # the node for falling off the closing brace
     loop_after: dict[int, int] = field(default_factory=dict)  # loop header -> node after it
     aborts: bool = False  # every path from entry ends in a job abort
+    # what later passes derive from the graph once it is built (``orders.regions``)
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def preds(self) -> dict[int, list[int]]:
         """Predecessor lists of every node."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from mpicc_wrap.analysis import graphs
 from mpicc_wrap.analysis.cfg import CFG
@@ -179,7 +180,15 @@ def _loop_exits(cfg: CFG, body: set[int]) -> set[int]:
 
 
 def regions(cfg: CFG) -> list[Region]:
-    """The function region and one region per loop header."""
+    """The function region and one region per loop header, built once per CFG (the
+    summary's ``fixed_sequence`` and the findings' passes share them)."""
+    found = cfg.memo.get("regions")
+    if found is None:
+        found = cfg.memo["regions"] = _build_regions(cfg)
+    return cast(list[Region], found)
+
+
+def _build_regions(cfg: CFG) -> list[Region]:
     backs = back_edges(cfg)
     reach = cfg.reachable()
     bodies = _bodies(cfg, backs, reach)
