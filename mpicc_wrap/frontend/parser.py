@@ -28,7 +28,7 @@ from typing import TypeVar
 from pycparser import c_ast
 
 from mpicc_wrap.errors import AnalysisSkipped
-from mpicc_wrap.frontend import gnumask, handles, headercache
+from mpicc_wrap.frontend import gnumask, handles, headercache, tables
 from mpicc_wrap.frontend.prototypes import const_pointer_params
 from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.model import ParsedTU
@@ -176,7 +176,7 @@ def _parse_attempt(st: SplitText, attempt: _Attempt) -> tuple[c_ast.FileAST | No
                       if kind == USER)
     for pragmas in (True, False) if has_pragmas else (True,):
         COUNTERS[attempt.mode] += 1
-        source = gnumask.mask(st.text(attempt.keep, pragmas))
+        source = tables.shrink(gnumask.mask(st.text(attempt.keep, pragmas)))
         parser = headercache.make_parser()
         try:
             ast = deep_stack(functools.partial(
