@@ -20,7 +20,7 @@ MIN_TABLE = 4096  # shorter initialisers are parsed as written
 
 _START = re.compile(r"=\s*\{")
 _BRACES = re.compile(r"[{};]")
-_OTHER = re.compile(r"[^\s{},.+\-0-9a-fA-FxXuUlL]")  # a character no number list holds
+_OTHER = re.compile(r"[^\s{},().+\-0-9a-fA-FxXuUlL]")  # a character no number list holds
 _WORD = re.compile(r"[0-9a-zA-Z.]+")  # a literal (starts with a digit or '.') or a name
 
 
