@@ -39,6 +39,7 @@ import functools
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.cfg import CFG
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import handles, positions
 
 __all__ = ["alone_edges", "alone_test", "one_member", "self_dup_arrays", "size_vars"]
@@ -55,7 +56,7 @@ _ALONE = {("==", "1"): 0, ("<", "2"): 0, ("<=", "1"): 0,
 _MIRROR = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
 
-class _Writes(c_ast.NodeVisitor):
+class _Writes(Visitor):
     """Sizes set by MPI_Comm_size, and every other write or address-of per name."""
 
     def __init__(self) -> None:
@@ -172,7 +173,7 @@ def alone_edges(cfg: CFG, func: c_ast.FuncDef) -> dict[str, set[tuple[int, int]]
     return edges
 
 
-class _ArrayUses(c_ast.NodeVisitor):
+class _ArrayUses(Visitor):
     """Per file-scope name, whether some use of it is other than the ones
     ``self_dup_arrays`` allows."""
 

@@ -10,6 +10,7 @@ from pycparserext.ext_c_parser import FuncDeclExt
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.cfg import callee_name
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import headercache
 from mpicc_wrap.model import FunctionSummary
 
@@ -45,7 +46,7 @@ def internal(ast: c_ast.FileAST) -> frozenset[str]:
     return frozenset(found)
 
 
-class _Scan(c_ast.NodeVisitor):
+class _Scan(Visitor):
     """Collects names used as values (not called) and names declared as variables."""
 
     def __init__(self) -> None:

@@ -21,6 +21,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis import callgraph, catalogue, cfg, outputs
 from mpicc_wrap.analysis.callgraph import Callee, CallGraph
 from mpicc_wrap.analysis.orders import Events, fixed_sequence
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary, ParsedTU
 
@@ -195,7 +196,7 @@ def _called_names(func: c_ast.FuncDef) -> set[str]:
     """Names of the functions ``func`` calls directly."""
     names: set[str] = set()
 
-    class Calls(c_ast.NodeVisitor):
+    class Calls(Visitor):
         def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
             if isinstance(node.name, c_ast.ID):
                 names.add(node.name.name)

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.cfg import CFG, callee_name
+from mpicc_wrap.analysis.visitor import Visitor
 
 __all__ = ["may_be_intercomm_root"]
 
@@ -58,7 +59,7 @@ def _param_index(func: c_ast.FuncDef, name: str) -> int | None:
     return None
 
 
-class _Stores(c_ast.NodeVisitor):
+class _Stores(Visitor):
     """The values assigned to one local name (``x = v`` and ``T x = v``)."""
 
     def __init__(self, name: str) -> None:

@@ -25,13 +25,14 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.rankdep.locations import uncast
+from mpicc_wrap.analysis.visitor import Visitor
 
 __all__ = ["wrapper_facts"]
 
 _CONDITIONAL = (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.For, c_ast.TernaryOp)
 
 
-class _Scan(c_ast.NodeVisitor):
+class _Scan(Visitor):
     """Uses of every name, the shared-output uses, and the conditions of a body."""
 
     def __init__(self) -> None:

@@ -114,8 +114,8 @@ The relative solve is the world solve with fewer seeds, so it is never less unif
 Modules: ``locations`` (typed locations, the fact store, per-function scopes),
 ``pointsto`` (points-to sets), ``expressions`` (values and calls), ``statements``
 (gating, loops, exits), ``communicators`` (the relative facts) and ``solver`` (the
-fixed point and the public questions).  AST dispatch is pycparser's ``NodeVisitor``
-throughout (``visit_<Node>``).
+fixed point and the public questions).  AST dispatch is ``analysis.visitor.Visitor``
+(pycparser's ``NodeVisitor`` with cheaper dispatch) throughout (``visit_<Node>``).
 """
 
 from mpicc_wrap.analysis.rankdep.locations import ANY, MAX_DEREF, MAX_POINTEES, deref

@@ -59,6 +59,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
     param_names,
 )
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import FunctionSummary
 
@@ -131,7 +132,7 @@ def is_comm_null(e: c_ast.Node, names: dict[str, str]) -> bool:
     return handles.display(positions.c_text(e), names) == "MPI_COMM_NULL"
 
 
-class _NullTests(c_ast.NodeVisitor):
+class _NullTests(Visitor):
     """The handle locations a function compares with MPI_COMM_NULL."""
 
     def __init__(self, f: FunctionFacts, names: dict[str, str]) -> None:
@@ -171,7 +172,7 @@ class _At(NamedTuple):
     seq: int
 
 
-class _Writes(c_ast.NodeVisitor):
+class _Writes(Visitor):
     """Per local name its writes, the handle constructor calls, and the handles passed
     by address to MPI destructors (``MPI_Comm_free(&c)`` ends a handle, it does not give
     it another communicator)."""
@@ -327,7 +328,7 @@ def enum_values(ast: c_ast.FileAST) -> dict[str, int]:
     known enumerator ends its enum's list."""
     out: dict[str, int] = {}
 
-    class Enums(c_ast.NodeVisitor):
+    class Enums(Visitor):
         def visit_Enum(self, node: c_ast.Enum) -> None:
             nxt: int | None = 0
             for item in node.values.enumerators if node.values is not None else []:
@@ -495,7 +496,7 @@ def _stable(scan: _Writes, f: FunctionFacts, e: c_ast.Node, variables: set[str])
 def _ids(e: c_ast.Node) -> list[c_ast.ID]:
     found: list[c_ast.ID] = []
 
-    class Ids(c_ast.NodeVisitor):
+    class Ids(Visitor):
         def visit_ID(self, node: c_ast.ID) -> None:
             found.append(node)
 
@@ -508,7 +509,7 @@ def _ids(e: c_ast.Node) -> list[c_ast.ID]:
 
 
 
-class _Decls(c_ast.NodeVisitor):
+class _Decls(Visitor):
     """Per name, the declarations of non-static locals in a function body (and whether
     each has an initializer)."""
 

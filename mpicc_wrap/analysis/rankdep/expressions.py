@@ -26,6 +26,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
 )
 from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
 from mpicc_wrap.analysis.rankdep.signs import Signs
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary
 
@@ -63,9 +64,9 @@ def join(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
     return {**b, **a}
 
 
-class Expressions(PointsTo, c_ast.NodeVisitor):
+class Expressions(PointsTo, Visitor):
     """``_value(e)``: None if ``e`` has one value on all ranks, else a short reason.
-    Dispatch is pycparser's ``NodeVisitor``: ``visit_<Node>`` returns the reason;
+    Dispatch is ``analysis.visitor.Visitor``: ``visit_<Node>`` returns the reason;
     nodes without a method are judged by their children (``generic_visit``)."""
 
     STATEMENTS: frozenset[str] = frozenset()  # node types walked as statements

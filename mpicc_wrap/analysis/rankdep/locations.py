@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue, graphs
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend.scalars import is_arithmetic
 
 __all__ = [
@@ -266,7 +267,7 @@ def param_names(decl: c_ast.Decl) -> list[str]:
     return names
 
 
-class _Scan(c_ast.NodeVisitor):
+class _Scan(Visitor):
     """One pre-order pass over a body (not entering struct/union definitions)."""
 
     def __init__(self) -> None:
@@ -355,7 +356,7 @@ def env_arrays(defn: c_ast.FuncDef, decls: list[c_ast.Decl], defined: frozenset[
     return out
 
 
-class _ArrayUses(c_ast.NodeVisitor):
+class _ArrayUses(Visitor):
     """Which candidate array names are used other than as ``env_arrays`` allows."""
 
     def __init__(self, names: set[str], defined: frozenset[str]) -> None:

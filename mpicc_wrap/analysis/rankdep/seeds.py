@@ -17,12 +17,13 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.rankdep.locations import callee
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["Uniform", "call_names", "has_seeds"]
 
 
-class _Calls(c_ast.NodeVisitor):
+class _Calls(Visitor):
     """The names of the functions called by name anywhere in a TU."""
 
     def __init__(self) -> None:

@@ -27,6 +27,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.rankdep.locations import FunctionFacts, callee
+from mpicc_wrap.analysis.visitor import Visitor
 
 __all__ = ["Signs"]
 
@@ -74,7 +75,7 @@ def _mpi_code_test(cond: c_ast.Node, codes: set[str]) -> bool:
     return False
 
 
-class _Scan(c_ast.NodeVisitor):
+class _Scan(Visitor):
     """Writes of each local and the returns (with their enclosing conditions)."""
 
     def __init__(self) -> None:

@@ -33,6 +33,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
     is_function_type,
 )
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
 
 __all__ = ["Statements"]
@@ -269,7 +270,7 @@ def _end_at_labels(gates: dict[str, str], item: c_ast.Node) -> None:
         item = item.stmt
 
 
-class _Calls(c_ast.NodeVisitor):
+class _Calls(Visitor):
     """The calls of some functions, by name, in a subtree."""
 
     def __init__(self, names: tuple[str, ...]) -> None:

@@ -1,0 +1,42 @@
+"""pycparser's ``NodeVisitor`` with cheaper dispatch, the base of every AST pass.
+
+Each pass walks whole function bodies (the call graph, the CFG builder, rankdep's
+walks, the scans of ``outputs``, ``alone`` and ``communicators``), so the per-node cost
+of the walk itself is a large share of the analysis.  pycparser's ``visit`` looks the
+method up by class name in a per-instance cache and its ``generic_visit`` builds a
+tuple of ``(name, child)`` pairs per node; here the method is found once per class of
+visitor and node, and children come from the node's own ``__iter__``, which yields
+them in ``children()``'s order (pycparser generates both from one description).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from pycparser import c_ast
+
+__all__ = ["Visitor"]
+
+
+class Visitor(c_ast.NodeVisitor):
+    """``visit_<Class>`` if the visitor has it, else ``generic_visit``: the children in
+    order (the same contract as ``c_ast.NodeVisitor``)."""
+
+    _methods: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}  # each visitor class its own table
+
+    def visit(self, node: c_ast.Node) -> Any:
+        method = self._methods.get(node.__class__)
+        if method is None:
+            found: Callable[[Any, Any], Any] = getattr(
+                type(self), "visit_" + node.__class__.__name__, type(self).generic_visit)
+            method = self._methods[node.__class__] = found
+        return method(self, node)
+
+    def generic_visit(self, node: c_ast.Node) -> Any:
+        for child in node:
+            self.visit(child)
