@@ -187,3 +187,25 @@ def test_a_deep_stack_thread_that_dies_is_a_memory_failure(
     monkeypatch.setattr(parser.threading.Thread, "join", lambda self: None)
     with pytest.raises(MemoryError):
         parser.deep_stack(lambda: 1)
+
+
+def test_the_analysis_runs_with_fewer_cyclic_collections(tmp_path: Path) -> None:
+    """The stage raises the cyclic GC's thresholds before it parses (stage.GC_THRESHOLDS:
+    the default's collections re-scan the live AST again and again)."""
+    import gc
+    import io
+
+    from analysis_helpers import preprocess
+
+    from mpicc_wrap.driver import stage
+    from mpicc_wrap.switches import Options
+
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        options = Options(cache=str(tmp_path / "cache"), budget=0, result_cache=False)
+        stage.run_budgeted(preprocess(BUGGY, "prog.c"), "prog.c", [tool("mpicc")], options,
+                           stream=io.StringIO())
+        assert gc.get_threshold() == stage.GC_THRESHOLDS != (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
