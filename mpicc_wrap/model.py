@@ -71,6 +71,8 @@ class ParsedTU:
     const_params: dict[str, frozenset[int]] = field(default_factory=dict)
     # Typedef names of arithmetic types, header and user code (frontend/scalars.py)
     scalar_typedefs: frozenset[str] = frozenset()
+    # Functions whose unreferenced prototypes the parser never saw (frontend/prune.py)
+    pruned: frozenset[str] = frozenset()
 
     def loc(self, pos: Pos) -> Loc:
         """Map a preprocessed-text position to the user's file, line and column."""

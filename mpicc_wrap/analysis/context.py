@@ -110,7 +110,7 @@ def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOra
     cfgs, noreturn, aborts = _build_cfgs(graph, noreturn, aborts, error_exits)
     file_names: set[str] = {getattr(d, "name", None)
                             or getattr(getattr(d, "decl", None), "name", "") or ""
-                            for d in tu.ast.ext} - {""}
+                            for d in tu.ast.ext} - {""} | tu.pruned
     callees = {f: [(n.id, graph.classify(n.call, f)) for n in g.calls()]
                for f, g in cfgs.items()}
     has = _has_collectives(callees, graph, external)

@@ -28,7 +28,7 @@ from typing import TypeVar
 from pycparser import c_ast
 
 from mpicc_wrap.errors import AnalysisSkipped
-from mpicc_wrap.frontend import gnumask, handles, headercache, tables
+from mpicc_wrap.frontend import gnumask, handles, headercache, prune, tables
 from mpicc_wrap.frontend.prototypes import const_pointer_params
 from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.model import ParsedTU
@@ -151,9 +151,9 @@ def parse(text: str, main_file: str, compiler: list[str], options: Options) -> P
     if info is not None:  # the full parse is the fallback, unless it is the same parse
         fast = _Attempt("fast", frozenset({USER}), info.typedefs)
         attempts = [fast, *attempts] if any(c.strip() for c in chunks) else [fast]
-    ast, error = None, ""
+    ast, error, pruned = None, "", frozenset[str]()
     for attempt in attempts:
-        ast, error = _parse_attempt(st, attempt)
+        ast, error, pruned = _parse_attempt(st, attempt)
         if ast is not None:
             break
     if ast is None:
@@ -165,29 +165,32 @@ def parse(text: str, main_file: str, compiler: list[str], options: Options) -> P
         ast.ext = [n for n in ast.ext if _is_user_node(n, st)]
     names = handles.handle_names(compiler, options) if compiler else {}
     return ParsedTU(ast, text, main_file, st.linemap, st.user_lines(), frozenset(noreturn),
-                    names, st.system_calls(), const, arithmetic)
+                    names, st.system_calls(), const, arithmetic, pruned)
 
 
-def _parse_attempt(st: SplitText, attempt: _Attempt) -> tuple[c_ast.FileAST | None, str]:
+def _parse_attempt(st: SplitText, attempt: _Attempt
+                   ) -> tuple[c_ast.FileAST | None, str, frozenset[str]]:
     """Parse with pragmas, then without them (a pragma in a position pycparser does
-    not accept, e.g. between a declarator and its initialiser)."""
+    not accept, e.g. between a declarator and its initialiser); also the names of the
+    prototypes ``prune`` blanked."""
     error = ""
     has_pragmas = any(_PRAGMA.match(line) for line, kind in zip(st.lines, st.kinds, strict=True)
                       if kind == USER)
     for pragmas in (True, False) if has_pragmas else (True,):
         COUNTERS[attempt.mode] += 1
-        source = tables.shrink(gnumask.mask(st.text(attempt.keep, pragmas)))
+        source, pruned = prune.prune(tables.shrink(gnumask.mask(st.text(attempt.keep,
+                                                                           pragmas))))
         parser = headercache.make_parser()
         try:
             ast = deep_stack(functools.partial(
                 parser.parse, source, st.main_file,
                 initial_type_symbols=attempt.typedefs | headercache.BUILTIN_TYPES))
-            return ast, ""
+            return ast, "", pruned
         except MemoryError:
             raise  # the budget's memory cap, not a parse failure
         except Exception as exc:  # ParseError and the odd AssertionError/RecursionError
             error = error or _describe(exc, parser, st)
-    return None, error
+    return None, error, frozenset()
 
 
 def deep_stack(fn: Callable[[], T]) -> T:

@@ -142,7 +142,8 @@ def test_mpi_h_is_a_system_header_and_user_headers_are_user_code(
 def test_noreturn_from_headers_and_user_code(tmp_path: Path, options: Options) -> None:
     src = PRELUDE + (
         "_Noreturn void die1(void);\nvoid die2(int) __attribute__((noreturn));\n"
-        "__attribute__((__noreturn__)) static void die3(void) { exit(1); }\nvoid live(void);\n")
+        "__attribute__((__noreturn__)) static void die3(void) { exit(1); }\nvoid live(void);\n"
+        "void use(int c) { if (c) die1(); if (c > 1) die2(c); live(); }\n")
     tu = parse(tmp_path, src, options)
     assert {"exit", "abort", "longjmp", "die1", "die2", "die3"} <= tu.noreturn
     assert "live" not in tu.noreturn and "malloc" not in tu.noreturn
@@ -153,7 +154,8 @@ def test_const_pointer_parameters_from_headers_and_user_code(tmp_path: Path,
     """Parameters declared ``const T *`` (frontend/prototypes.py), from the system
     headers (through the header cache, in a new process too) and the user's code."""
     src = PRELUDE + ("int mine(const double *in, double *out, char **end, "
-                     "const char *const *names, int n, ...);\n")
+                     "const char *const *names, int n, ...);\n"
+                     "void use(double *x) { mine(x, x, 0, 0, 1); }\n")
     tu = parse(tmp_path, src, options)
     assert tu.const_params["mine"] == {0, 3}
     assert tu.const_params["strlen"] == {0} and tu.const_params["strchr"] == {0}
@@ -215,11 +217,12 @@ def test_header_cache_shares_common_first_includes(tmp_path: Path) -> None:
     system_header(tmp_path, "typedef base_t three_t;\n", "three.h")
     headercache.forget()
     before = headercache.COUNTERS["header_parse"]
-    tu2 = parse(tmp_path, "#include <base.h>\n#include <two.h>\ntwo_t f(void);\n", opts, flags)
-    tu3 = parse(tmp_path, "#include <base.h>\n#include <three.h>\nthree_t g(base_t x);\n",
-                opts, flags)
+    tu2 = parse(tmp_path, "#include <base.h>\n#include <two.h>\n"
+                "two_t f(void) { return 0; }\n", opts, flags)
+    tu3 = parse(tmp_path, "#include <base.h>\n#include <three.h>\n"
+                "three_t g(base_t x) { return x; }\n", opts, flags)
     assert headercache.COUNTERS["header_parse"] == before + 3  # base.h parsed once
-    assert [n.name for n in tu2.ast.ext] == ["f"] and [n.name for n in tu3.ast.ext] == ["g"]
+    assert set(functions(tu2)) == {"f"} and set(functions(tu3)) == {"g"}
 
 
 def test_fast_path_failure_falls_back_to_full_parse(
