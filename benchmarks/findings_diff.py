@@ -1,7 +1,7 @@
 """Findings of two versions of the analysis on every TU of a real-code build, in process.
 
     python benchmarks/findings_diff.py W/results/PROJECT.compiles.tsv [...]
-                                       [--before REF] [--after REF|WORKTREE]
+                                       [--before REF] [--after REF|WORKTREE] [--rounds N]
 
 ``benchmarks/realcode.py`` records each wrapped compile of a project in
 ``PROJECT.compiles.tsv`` (status, start, end, -, directory, arguments).  For every
@@ -13,6 +13,9 @@ what a version changes in the analysis itself, not the order in which ``make -j`
 happened to publish summaries.  Printed: the findings (``file:line:collective``) only
 one version has, per TU, then per project the TUs analysed and the findings of each.
 Findings grouped under one cause count once each; the build prints fewer warnings.
+Also printed per project and version: the CPU seconds of parsing and of analysis,
+summed over the TUs (each TU's median over ``--rounds`` runs of each version, the
+versions alternating round by round), and their ratios before / after.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ import argparse
 import json
 import os
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -67,14 +72,22 @@ def compiles(tsv: Path) -> list[Compile]:
     return list(found.values())
 
 
-def analyse_all(tsv: Path) -> dict[str, list[str]]:
-    """``{TU path: sorted findings}`` with the mpicc_wrap this process imports."""
+class Found(NamedTuple):
+    """One version's findings (``file:line:collective``) and CPU seconds, per TU."""
+
+    findings: dict[str, list[str]]
+    parse: dict[str, float]
+    analysis: dict[str, float]
+
+
+def analyse_all(tsv: Path) -> Found:
+    """The findings and CPU times of every TU with the mpicc_wrap this process imports."""
     from analysis_helpers import OPTIONS  # tests/ is on sys.path (_common)
 
     from mpicc_wrap.analysis import unit
     from mpicc_wrap.frontend import parser
 
-    out: dict[str, list[str]] = {}
+    out = Found({}, {}, {})
     for c in compiles(tsv):
         key = os.path.join(c.cwd, c.source)
         pp = subprocess.run([*mpirun.mpicc(), "-E", *c.flags, c.source], cwd=c.cwd,
@@ -82,12 +95,17 @@ def analyse_all(tsv: Path) -> dict[str, list[str]]:
         if pp.returncode != 0:
             continue
         try:
-            result = unit.analyse(parser.parse(pp.stdout, key, mpirun.mpicc(), OPTIONS), {})
+            start = time.process_time()
+            tu = parser.parse(pp.stdout, key, mpirun.mpicc(), OPTIONS)
+            parsed = time.process_time()
+            result = unit.analyse(tu, {})
+            out.analysis[key] = time.process_time() - parsed
+            out.parse[key] = parsed - start
         except Exception as e:  # a TU this version cannot parse: shown, not fatal
-            out[key] = [f"skipped: {type(e).__name__}"]
+            out.findings[key] = [f"skipped: {type(e).__name__}"]
             continue
-        out[key] = sorted(f"{f.loc.file}:{f.loc.line}:{f.collective}"
-                          for f in result.findings)
+        out.findings[key] = sorted(f"{f.loc.file}:{f.loc.line}:{f.collective}"
+                                   for f in result.findings)
     return out
 
 
@@ -106,7 +124,7 @@ def total(found: dict[str, list[str]]) -> int:
     return sum(len(f) for f in found.values() if not f or not f[0].startswith("skipped"))
 
 
-def run_version(tree: Path, tsv: Path, out: Path) -> dict[str, list[str]]:
+def run_version(tree: Path, tsv: Path, out: Path) -> Found:
     """Analyse ``tsv``'s TUs in a child process that imports mpicc_wrap from ``tree``."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(tree), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
@@ -114,8 +132,24 @@ def run_version(tree: Path, tsv: Path, out: Path) -> dict[str, list[str]]:
                           env=env, cwd=tempfile.gettempdir())
     if done.returncode != 0:
         raise BenchError(f"analysing {tsv} with {tree}: exit {done.returncode}")
-    result: dict[str, list[str]] = json.loads(out.read_text())
-    return result
+    return Found(*json.loads(out.read_text()))
+
+
+def median_times(runs: list[Found], which: str, tus: set[str]) -> float:
+    """The sum over ``tus`` of each TU's median CPU seconds of ``which`` over the runs."""
+    return sum(statistics.median(getattr(r, which)[t] for r in runs) for t in tus)
+
+
+def time_row(project: str, runs: dict[str, list[Found]]) -> str:
+    """``project parse before -> after (ratio), analysis ...``, over the TUs that every
+    run of both versions parsed and analysed."""
+    tus = set.intersection(*(set(r.analysis) for rs in runs.values() for r in rs))
+    cells = []
+    for which in ("parse", "analysis"):
+        before, after = (median_times(runs[v], which, tus) for v in ("before", "after"))
+        ratio = before / after if after else float("nan")
+        cells.append(f"{which} {before:7.1f} -> {after:7.1f} s ({ratio:.2f}x)")
+    return f"{project:14} " + ", ".join(cells)
 
 
 def main() -> int:
@@ -123,6 +157,8 @@ def main() -> int:
     ap.add_argument("tsv", type=Path, nargs="+")
     ap.add_argument("--before", default="HEAD")
     ap.add_argument("--after", default="WORKTREE")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="runs of each version, alternating (CPU times: per-TU medians)")
     ap.add_argument("--dump", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.dump:  # the child: one version, one project
@@ -132,20 +168,27 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             trees = {v: export(ref, Path(tmp) / v)
                      for v, ref in (("before", args.before), ("after", args.after))}
-            rows = []
+            rows, times = [], []
             for tsv in args.tsv:
                 project = tsv.name.removesuffix(".compiles.tsv")
-                found = {v: run_version(t, tsv, Path(tmp) / f"{v}-{project}.json")
-                         for v, t in trees.items()}
+                runs: dict[str, list[Found]] = {v: [] for v in trees}
+                for _ in range(max(args.rounds, 1)):
+                    for v, t in trees.items():
+                        runs[v].append(run_version(t, tsv, Path(tmp) / f"{v}-{project}.json"))
+                found = {v: r[0].findings for v, r in runs.items()}
                 for line in differences(found["before"], found["after"]):
                     print(project, line)
                 rows.append(f"{project:14} {len(found['after']):5} "
                             + "  ".join(f"{total(found[v]):5}" for v in trees))
+                times.append(time_row(project, runs))
     except BenchError as e:
         print(f"findings_diff: {e}", file=sys.stderr)
         return 1
     print(f"{'project':14} {'TUs':>5} {args.before:>5}  {args.after:>5}")
     print("\n".join(rows))
+    print(f"CPU seconds, sums of per-TU medians over {max(args.rounds, 1)} round(s), "
+          f"{args.before} -> {args.after}:")
+    print("\n".join(times))
     return 0
 
 

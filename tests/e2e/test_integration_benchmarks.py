@@ -104,3 +104,16 @@ def test_findings_diff_lists_what_one_version_lacks() -> None:
     assert findings_diff.differences(before, after) == [
         "- a.c: a.c:3:MPI_Barrier", "+ a.c: a.c:12:MPI_Reduce", "- b.c: skipped: X"]
     assert findings_diff.total(before) == 2 and findings_diff.total(after) == 2
+
+
+def test_findings_diff_times_are_sums_of_per_tu_medians() -> None:
+    """A TU one run could not parse has no time in that run: it is left out of both
+    versions' sums."""
+    def run(a: float, b: float | None) -> findings_diff.Found:
+        parse = {"a.c": a} if b is None else {"a.c": a, "b.c": b}
+        return findings_diff.Found({}, parse, {t: 1.0 for t in parse})
+    runs = {"before": [run(4, 2), run(6, 9), run(5, None)], "after": [run(1, 1), run(3, 1)]}
+    assert findings_diff.median_times(runs["after"], "parse", {"a.c", "b.c"}) == 3
+    assert findings_diff.time_row("p", runs) == (
+        "p              parse     5.0 ->     2.0 s (2.50x), analysis     1.0 ->     1.0 s"
+        " (1.00x)")
