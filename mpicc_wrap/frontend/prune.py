@@ -23,6 +23,8 @@ from collections import Counter
 
 from mpicc_wrap.frontend.gnumask import blank
 
+__all__ = ["prune"]
+
 # Strings and character constants whole, numbers (so no identifier is cut out of
 # 1e5 or 0x1fUL), identifiers, and the punctuation that delimits declarations.
 _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\.?\d[\w.]*|[A-Za-z_]\w*'
