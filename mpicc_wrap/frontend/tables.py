@@ -16,6 +16,8 @@ import re
 
 from mpicc_wrap.frontend.gnumask import blank
 
+__all__ = ["MIN_TABLE", "shrink"]
+
 MIN_TABLE = 4096  # shorter initialisers are parsed as written
 
 _START = re.compile(r"=\s*\{")
