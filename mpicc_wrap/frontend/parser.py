@@ -178,7 +178,8 @@ def _parse_attempt(st: SplitText, attempt: _Attempt
                       if kind == USER)
     for pragmas in (True, False) if has_pragmas else (True,):
         COUNTERS[attempt.mode] += 1
-        source, pruned = prune.prune(tables.shrink(gnumask.mask(st.text(attempt.keep,
+        # Tables first: the masks then scan the text without them (utf8proc.c: 18 MB).
+        source, pruned = prune.prune(gnumask.mask(tables.shrink(st.text(attempt.keep,
                                                                            pragmas))))
         parser = headercache.make_parser()
         try:
