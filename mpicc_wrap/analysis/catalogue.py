@@ -439,6 +439,17 @@ READ_ONLY_FUNCTIONS = frozenset({
 })
 
 
+# The handle types of MPI (MPI-4 §2.5.1): opaque objects the library owns.  Open MPI
+# spells a predefined handle as the address of a library global cast to one of them,
+# ``((MPI_Datatype) ((void *) &(ompi_mpi_int)))``; such an object holds no data of the
+# program, so the rank-dependence analysis gives a value of these types no pointees
+# (MPICH's handles are integers and have none either).
+HANDLE_TYPES = frozenset({
+    "MPI_Comm", "MPI_Datatype", "MPI_Op", "MPI_Request", "MPI_Errhandler", "MPI_Info",
+    "MPI_Group", "MPI_Win", "MPI_File", "MPI_Message", "MPI_Session",
+})
+
+
 def reads_only(name: str) -> bool:
     """True when a call of the external function ``name`` writes no memory."""
     return name in READ_ONLY_FUNCTIONS

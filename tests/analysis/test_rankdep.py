@@ -501,3 +501,43 @@ def test_communicator_handle_locations(text: str, field: str | None) -> None:
     from mpicc_wrap.analysis.rankdep.locations import Field
 
     assert comm_location(None, text, {}) == (Field(field) if field else None)
+
+
+
+# Open MPI spells a predefined handle as a library global's address under a cast to the
+# handle type (PRELUDE's MPI_Datatype stands in for Open MPI's pointer typedef).
+OMPI_INT = "((MPI_Datatype) ((void *) &(ompi_mpi_int)))"
+OMPI_GLOBALS = """\
+struct ompi_predefined_t { int opaque[32]; };
+extern struct ompi_predefined_t ompi_mpi_int;
+void send_own(int *, int, MPI_Datatype); int count_of(int, MPI_Datatype);
+void send_raw(int *, int, void *); int count_raw(int, void *);
+"""
+
+
+def test_an_open_mpi_handle_object_holds_no_data_of_the_program() -> None:
+    """An unknown call given ``MPI_INT`` and the rank does not make the datatype object
+    per-process, nor the result of every later unknown call given ``MPI_INT``
+    (``pointsto.handle_cast``)."""
+    assert verdicts(OMPI_GLOBALS + f"""
+    int main(void) {{
+        int rank, x;
+        MPI_Comm_rank(0, &rank);
+        send_own(&x, rank, {OMPI_INT});
+        if (count_of(1, {OMPI_INT})) MPI_Barrier(0);
+        if (x) MPI_Barrier(0);
+        return 0;
+    }}""") == [False, True]
+
+
+def test_a_cast_to_another_pointer_type_still_carries_its_data() -> None:
+    """Only MPI's handle types are opaque: the same calls with a plain pointer still
+    pass the per-process data on."""
+    assert verdicts(OMPI_GLOBALS + """
+    int main(void) {
+        int rank, x;
+        MPI_Comm_rank(0, &rank);
+        send_raw(&x, rank, (void *) &ompi_mpi_int);
+        if (count_raw(1, (void *) &ompi_mpi_int)) MPI_Barrier(0);
+        return 0;
+    }""") == [True]

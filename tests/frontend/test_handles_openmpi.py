@@ -65,3 +65,33 @@ def test_counter_example_names_mpi_comm_null_under_both_mpis(tmp_path: Path) -> 
         assert done.returncode == 0, done.stderr
         assert "ranks where '(c != (MPI_COMM_NULL)) && (rank > 1)' is true" in done.stderr, (
             cc, done.stderr)
+
+
+# An unknown call given MPI_INT and the rank, then an unknown call given MPI_INT: under
+# Open MPI, MPI_INT is the address of a library global, which the first call seemed to
+# fill with per-process data.  Both MPIs must judge the second call alike (uniform).
+HANDLE_ARGUMENT = """#include <mpi.h>
+extern void helper(int *buf, int n, MPI_Datatype t);
+extern int other(int n, MPI_Datatype t);
+void f(MPI_Comm comm)
+{
+    int rank, x;
+    MPI_Comm_rank(comm, &rank);
+    helper(&x, rank, MPI_INT);
+    if (other(1, MPI_INT))
+        MPI_Barrier(comm);
+}
+"""
+
+
+def test_a_handle_passed_to_unknown_calls_is_judged_alike_under_both_mpis(
+        tmp_path: Path) -> None:
+    (tmp_path / "handle.c").write_text(HANDLE_ARGUMENT)
+    for cc in (None, _openmpi()):
+        env = {"MPICC_WRAP_CACHE": str(tmp_path / "c")}
+        if cc:
+            env["MPICC_WRAP_CC"] = cc
+        done = run([tool("mpicc-wrap"), "-c", "handle.c"], cwd=tmp_path, timeout=300,
+                   env=env)
+        assert done.returncode == 0, done.stderr
+        assert "warning" not in done.stderr, (cc, done.stderr)

@@ -24,7 +24,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
     uncast,
 )
-from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
+from mpicc_wrap.analysis.rankdep.pointsto import PointsTo, handle_cast
 from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
@@ -411,7 +411,7 @@ class Expressions(PointsTo, Visitor):
     def _out(self, arg: c_ast.Node) -> list[Target]:
         """Locations a callee may write through argument ``arg``."""
         if isinstance(arg, c_ast.Cast):
-            return self._out(arg.expr)
+            return [] if handle_cast(arg) else self._out(arg.expr)
         if self._env_array(arg):
             return [("env", arg.name)]  # type: ignore[attr-defined]
         if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":

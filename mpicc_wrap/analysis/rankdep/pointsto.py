@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.rankdep.locations import (
     ANY,
     MAX_POINTEES,
@@ -18,7 +19,19 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
 )
 
-__all__ = ["PointsTo"]
+__all__ = ["PointsTo", "handle_cast"]
+
+
+def handle_cast(e: c_ast.Cast) -> bool:
+    """``(MPI_Comm) ...``: a value of an MPI handle type, which points to no memory of
+    the program (``catalogue.HANDLE_TYPES``).  Without this, Open MPI's predefined
+    handles (``(MPI_Datatype) &ompi_mpi_int``) were pointers to globals: an unknown
+    call passed ``MPI_INT`` and a per-process value made the datatype object
+    per-process, and with it every later unknown call passed ``MPI_INT``."""
+    decl = getattr(e.to_type, "type", None)
+    names = getattr(getattr(decl, "type", None), "names", None)
+    return isinstance(decl, c_ast.TypeDecl) and names is not None and len(names) == 1 \
+        and names[0] in catalogue.HANDLE_TYPES
 
 
 class PointsTo(Scope):
@@ -37,7 +50,7 @@ class PointsTo(Scope):
         if isinstance(e, c_ast.StructRef):
             return self._load({Field(e.field.name)})
         if isinstance(e, c_ast.Cast):
-            return self._pointees(e.expr)
+            return set() if handle_cast(e) else self._pointees(e.expr)
         if isinstance(e, c_ast.BinaryOp):
             return self._pointees(e.left) | self._pointees(e.right)
         if isinstance(e, c_ast.TernaryOp):
