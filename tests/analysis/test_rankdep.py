@@ -541,3 +541,34 @@ def test_a_cast_to_another_pointer_type_still_carries_its_data() -> None:
         if (count_raw(1, (void *) &ompi_mpi_int)) MPI_Barrier(0);
         return 0;
     }""") == [True]
+
+
+CONTIGUOUS = """
+int MPI_Type_contiguous(int, MPI_Datatype, MPI_Datatype *);
+int MPI_Type_commit(MPI_Datatype *);
+int main(void) {
+    int rank; long loc[3], glb[3]; MPI_Datatype t;
+    MPI_Comm_rank(0, &rank);
+    glb[2] = rank;
+    loc[0] = loc[1] = loc[2] = rank;
+    MPI_Type_contiguous(K, 0, &t);
+    MPI_Type_commit(&t);
+    SPOIL;
+    MPI_Allreduce(loc, glb, 1, t, 0, 0);
+    if (glb[2]) MPI_Barrier(0);
+    return 0;
+}"""
+
+
+@pytest.mark.parametrize("k, spoil, uniform", [
+    ("3", "", True),  # one item of 3 elements covers glb[3]
+    ("2", "", False),  # two elements: glb[2] keeps the rank
+    ("3", "t = 0", False),  # t is not (only) the contiguous type
+    ("3", "MPI_Type_contiguous(2, 0, &t)", False),  # the smaller of two builds
+])
+def test_an_item_of_a_contiguous_type_covers_its_elements(k: str, spoil: str,
+                                                           uniform: bool) -> None:
+    """Scotch's ``MPI_Allreduce(loc, glb, 1, t, op, comm)`` over a contiguous type of 6
+    elements overwrites all of ``glb[6]`` (``rankdep/datatypes.py``)."""
+    body = CONTIGUOUS.replace("K", k).replace("SPOIL", spoil or "(void) 0")
+    assert verdicts(body) == [not uniform]

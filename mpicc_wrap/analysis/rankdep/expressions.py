@@ -380,7 +380,8 @@ class Expressions(PointsTo, Visitor):
 
     def _covers(self, entry: catalogue.MPIFunc, args: list[c_ast.Node], i: int) -> bool:
         """A shared output overwrites what it names: true unless it is a tracked array
-        (``a``, ``&a``) the call's constant count does not fill from its start."""
+        (``a``, ``&a``) the call's constant count (of items of its datatype) does not
+        fill from its start."""
         f = self._func
         name = array_arg(args[i], f.arrays) if f is not None else None
         if f is None or name is None:
@@ -392,7 +393,17 @@ class Expressions(PointsTo, Visitor):
         count = args[entry.count] if entry.count is not None and entry.count < len(args) \
             else None
         return (length is not None and isinstance(count, c_ast.Constant)
-                and count.value.isdigit() and int(count.value) >= length)
+                and count.value.isdigit()
+                and int(count.value) * self._per_item(entry, args) >= length)
+
+    def _per_item(self, entry: catalogue.MPIFunc, args: list[c_ast.Node]) -> int:
+        """Elements one item of the call's datatype holds: ``k`` for a local built by
+        ``MPI_Type_contiguous(k, ...)`` (``datatypes.py``), else 1."""
+        f = self._func
+        if f is None or entry.datatype is None or entry.datatype >= len(args):
+            return 1
+        t = uncast(args[entry.datatype])
+        return f.contiguous.get(t.name, 1) if isinstance(t, c_ast.ID) else 1
 
     def _rank_seed(self, call: c_ast.FuncCall) -> str:
         """The reason an ``MPI_Comm_rank`` call's output carries."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue, graphs
+from mpicc_wrap.analysis.rankdep import datatypes
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend.scalars import is_arithmetic
 
@@ -241,6 +242,8 @@ class FunctionFacts:
     calls: list[str]  # names of the functions it calls, in order
     # Tracked local arrays (``env_arrays``) -> their constant length (None: unknown)
     arrays: dict[str, int | None] = field(default_factory=dict)
+    # Local datatypes built by MPI_Type_contiguous -> elements per item (datatypes.py)
+    contiguous: dict[str, int] = field(default_factory=dict)
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
@@ -329,7 +332,9 @@ def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
         defn.decl.name, params, defn.body, local,
         (local - arrays_or_static - escaping) | set(arrays), scalars,
         is_scalar(getattr(defn.decl.type, "type", None), typedefs), scan.has_goto,
-        scan.calls, arrays)
+        scan.calls, arrays,
+        {t: k for t, k in datatypes.contiguous(defn.body).items() if t in local}
+        if datatypes.BUILDERS.intersection(scan.calls) else {})
 
 
 def env_arrays(defn: c_ast.FuncDef, decls: list[c_ast.Decl], defined: frozenset[str],
