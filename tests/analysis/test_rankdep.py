@@ -572,3 +572,36 @@ def test_an_item_of_a_contiguous_type_covers_its_elements(k: str, spoil: str,
     elements overwrites all of ``glb[6]`` (``rankdep/datatypes.py``)."""
     body = CONTIGUOUS.replace("K", k).replace("SPOIL", spoil or "(void) 0")
     assert verdicts(body) == [not uniform]
+
+
+SURVIVORS = """
+int g;
+int after(void) { return g; }
+int step(void) {
+    int rank, n;
+    MPI_Comm_rank(0, &rank);
+    if (rank == 0) return 1;
+    n = foo(1);
+    g = n;
+    if (n) MPI_Barrier(0);
+    GOTO;
+    return n;
+}
+int main(void) {
+    if (step()) MPI_Barrier(0);
+    if (after()) MPI_Barrier(0);
+    return 0;
+}"""
+
+
+def test_the_processes_that_stay_after_a_return_agree_on_their_locals() -> None:
+    """After ``if (rank == 0) return``, the ranks that stay compute ``n`` alike; what
+    outlives the call (the global, the result) still differs from the ranks that left."""
+    body = SURVIVORS.replace("GOTO;", "")
+    assert verdicts(body, "step") == [True, False]
+    assert verdicts(body, "main") == [True, True]
+
+
+def test_a_function_with_goto_keeps_gating_its_locals_after_a_return() -> None:
+    body = SURVIVORS.replace("GOTO;", "goto out; out:")
+    assert verdicts(body, "step") == [True, True]

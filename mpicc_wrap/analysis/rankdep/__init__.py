@@ -59,7 +59,9 @@ Precision choices (each is conservative in the direction that does not hide a bu
   functions with ``goto`` gate at the write too (a jump out of an arm skips the join).
   After a return/goto (break/continue) gated by a multi-valued predicate, the rest of
   the function (loop) is gated too, since the ranks that stay see different values than
-  those that left.  Loops whose exit depends on multi-valued values gate their whole
+  those that left; after returns only (no goto in the function), not for its tracked
+  locals, which only the ranks that stay read, and they agree on them
+  (``statements._survivors``).  Loops whose exit depends on multi-valued values gate their whole
   body.  Functions with ``goto`` use weak updates.
   A function called under a multi-valued predicate makes its writes to non-local memory
   (globals, fields not reached through a parameter) multi-valued: ``if (rank == 0)

@@ -108,10 +108,21 @@ class Statements(Expressions):
         gates: dict[str, str] = {}
         for item in s.block_items or []:
             _end_at_labels(gates, item)
-            with self._gated(next(iter(gates.values()), None)):
+            with self._gated(next(iter(gates.values()), None), phi=self._survivors(gates)):
                 for k, v in self._stmt(item).items():
                     gates.setdefault(k, v)
         return gates
+
+    def _survivors(self, gates: dict[str, str]) -> bool:
+        """After returns taken under a multi-valued predicate (and no other exit), the
+        rest of the function runs on the processes that stayed, and they agree on what
+        it computes from single-valued data; the others never read its locals again.
+        So the exits gate what outlives the call -- memory, the result, the callees'
+        writes (``_ctrl``) -- but not the tracked locals (``phi``), as at the join of a
+        multi-valued ``if``.  Not in a function with ``goto``, whose jumps may reach
+        code before the exit."""
+        return (bool(gates) and set(gates) == {"func"} and self._func is not None
+                and not self._func.has_goto)
 
     def _exit(self, kind: str) -> dict[str, str]:
         return {kind: self._ctrl} if self._ctrl else {}
