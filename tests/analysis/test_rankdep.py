@@ -272,11 +272,14 @@ def test_library_rank_sources() -> None:
 
 
 def test_loop_exit_on_a_multi_valued_break_makes_the_counter_multi_valued() -> None:
+    """After the loop ``i`` differs (the ranks broke out in different rounds); inside
+    it, the ranks still in the loop ran the same rounds and agree on ``i < 10``: the
+    break's own test is what differs (statements.visit_While, survivors)."""
     assert verdicts("""int main(void) { int rank, i, n = 0;
         MPI_Comm_rank(0, &rank);
         for (i = 0; i < 10; i++) { if (i == rank) break; }
         for (n = 0; n < 10; n++) ;
-        if (i) ; if (n) ; return 0; }""") == [True, True, False, True, False]
+        if (i) ; if (n) ; return 0; }""") == [False, True, False, True, False]
 
 
 def test_goto_uses_weak_updates() -> None:
@@ -605,3 +608,34 @@ def test_the_processes_that_stay_after_a_return_agree_on_their_locals() -> None:
 def test_a_function_with_goto_keeps_gating_its_locals_after_a_return() -> None:
     body = SURVIVORS.replace("GOTO;", "goto out; out:")
     assert verdicts(body, "step") == [True, True]
+
+
+LEAVERS = """int main(void) { int rank, i, k = 0, buf[10];
+    MPI_Comm_rank(0, &rank);
+    MPI_Bcast(buf, 10, 0, 0, 0);
+    for (i = 0; i < 10; i++) {
+        if (buf[i] == rank) EXIT;
+        k = i * 2;
+        if (k > 4) MPI_Barrier(0);
+    }
+    if (k) ;
+    return 0; }"""
+
+
+@pytest.mark.parametrize("exit_, inside", [("break", False), ("continue", True)])
+def test_the_processes_still_in_a_loop_agree_on_its_locals(exit_: str, inside: bool) -> None:
+    """After a per-process break the ranks still in the loop ran the same rounds: ``k``
+    is single-valued inside and per-process after the loop.  After a continue, a rank
+    that skipped the rest of a round comes back with the old ``k``: per-process inside
+    too (and so, conservatively, is every local the loop writes, ``i`` among them)."""
+    assert verdicts(LEAVERS.replace("EXIT", exit_)) == [inside, True, inside, True]
+
+
+def test_a_break_out_of_a_switch_gates_the_locals_written_after_it() -> None:
+    """``break`` under a per-process test inside a case: the ranks that stay in the
+    case agree on ``y`` there, but after the switch the others never wrote it."""
+    assert verdicts("""int main(void) { int rank, y = 0, x = foo(1);
+        MPI_Comm_rank(0, &rank);
+        switch (x) { case 1: { if (rank) break; y = 2; if (y) ; } }
+        if (y) ;
+        return 0; }""") == [False, True, False, True]

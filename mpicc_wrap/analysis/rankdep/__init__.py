@@ -61,8 +61,12 @@ Precision choices (each is conservative in the direction that does not hide a bu
   the function (loop) is gated too, since the ranks that stay see different values than
   those that left; after returns only (no goto in the function), not for its tracked
   locals, which only the ranks that stay read, and they agree on them
-  (``statements._survivors``).  Loops whose exit depends on multi-valued values gate their whole
-  body.  Functions with ``goto`` use weak updates.
+  (``statements._survivors``).  Likewise a loop whose test or break is multi-valued
+  gates the tracked locals it writes at its exit, not inside (the ranks still in the
+  loop ran the same rounds), unless a multi-valued ``continue`` brings ranks back
+  with old values; a switch left by a multi-valued break gates them after it.  Loops
+  whose exit depends on multi-valued values gate their whole body's writes to memory.
+  Functions with ``goto`` use weak updates.
   A function called under a multi-valued predicate makes its writes to non-local memory
   (globals, fields not reached through a parameter) multi-valued: ``if (rank == 0)
   init();`` leaves the globals init() sets different on different ranks.

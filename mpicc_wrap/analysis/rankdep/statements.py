@@ -121,7 +121,7 @@ class Statements(Expressions):
         writes (``_ctrl``) -- but not the tracked locals (``phi``), as at the join of a
         multi-valued ``if``.  Not in a function with ``goto``, whose jumps may reach
         code before the exit."""
-        return (bool(gates) and set(gates) == {"func"} and self._func is not None
+        return (bool(gates) and set(gates) <= {"func", "brk"} and self._func is not None
                 and not self._func.has_goto)
 
     def _exit(self, kind: str) -> dict[str, str]:
@@ -201,30 +201,57 @@ class Statements(Expressions):
         if id(s) in self._loops:
             last_env, gate = self._loops[id(s)]
             self._env = join(self._env, last_env)
-        while True:
-            before = dict(self._env)
-            old_gate = gate
-            cond = self._value(s.cond) if s.cond is not None else None
-            with self._gated(cond or gate):
-                gates = self._stmt(s.stmt)
-                self._value(getattr(s, "next", None))
-            # any exit under a multi-valued predicate gates the later rounds: a break or
-            # continue, and also a return or a goto out of the loop, before which the
-            # ranks that stay go round again and store what the leavers do not
-            gate = gate or cond or next(iter(gates.values()), None)
-            out.update({k: v for k, v in gates.items() if k not in ("brk", "cont")})
-            self._env = join(before, self._env)
-            if self._env == before and gate == old_gate:
-                self._loops[id(s)] = (dict(self._env), gate)
-                return out
+        # Survivors (as after a return, ``_survivors``): the processes still in the loop
+        # ran the same rounds, so they agree on the locals it computes from
+        # single-valued data; a multi-valued test or break gates those locals at the
+        # exit, where the processes that left earlier join.  Not with a multi-valued
+        # continue (who skipped the rest of a round comes back) nor with goto.
+        phi = self._func is not None and not self._func.has_goto
+        self._phi.append(set())
+        try:
+            while True:
+                before = dict(self._env)
+                old_gate, old_phi = gate, phi
+                cond = self._value(s.cond) if s.cond is not None else None
+                with self._gated(cond or gate, phi=phi):
+                    gates = self._stmt(s.stmt)
+                    self._value(getattr(s, "next", None))
+                # any exit under a multi-valued predicate gates the later rounds: a
+                # break or continue, and also a return or a goto out of the loop,
+                # before which the ranks that stay go round again and store what the
+                # leavers do not
+                gate = gate or cond or next(iter(gates.values()), None)
+                phi = phi and "cont" not in gates
+                out.update({k: v for k, v in gates.items() if k not in ("brk", "cont")})
+                self._env = join(before, self._env)
+                if self._env == before and gate == old_gate and phi == old_phi:
+                    self._loops[id(s)] = (dict(self._env), gate)
+                    break
+        finally:
+            written = self._phi.pop()
+        if self._phi:
+            self._phi[-1] |= written
+        if gate:
+            for name in sorted(written):
+                self._taint(name, gate)
+        return out
 
     visit_DoWhile = visit_For = visit_While
 
     def visit_Switch(self, s: c_ast.Switch) -> dict[str, str]:
         cond = self._value(s.cond)
         saved, self._entry = self._entry, dict(self._env)
-        with self._gated(cond):
-            gates = self._stmt(s.stmt)
+        self._phi.append(set())
+        try:
+            with self._gated(cond):
+                gates = self._stmt(s.stmt)
+        finally:
+            written = self._phi.pop()
+        if self._phi:
+            self._phi[-1] |= written
+        if gates.get("brk"):  # who broke out early skipped the writes after the break
+            for name in sorted(written):
+                self._taint(name, gates["brk"])
         self._env = join(self._entry, self._env)
         self._entry = saved
         return {k: v for k, v in gates.items() if k != "brk"}
