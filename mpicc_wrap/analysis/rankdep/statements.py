@@ -119,8 +119,10 @@ class Statements(Expressions):
         it computes from single-valued data; the others never read its locals again.
         So the exits gate what outlives the call -- memory, the result, the callees'
         writes (``_ctrl``) -- but not the tracked locals (``phi``), as at the join of a
-        multi-valued ``if``.  Not in a function with ``goto``, whose jumps may reach
-        code before the exit."""
+        multi-valued ``if``.  A multi-valued break likewise: the loop or switch it
+        leaves gates those locals at its end, where the leavers join (``visit_While``,
+        ``visit_Switch``).  Not in a function with ``goto``, whose jumps may reach code
+        before the exit."""
         return (bool(gates) and set(gates) <= {"func", "brk"} and self._func is not None
                 and not self._func.has_goto)
 
