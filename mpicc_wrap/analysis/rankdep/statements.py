@@ -20,6 +20,9 @@ single-valued after the join: the root's copy survives only where it is alone.)"
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.alone import alone_test, size_vars
@@ -129,6 +132,25 @@ class Statements(Expressions):
     def _exit(self, kind: str) -> dict[str, str]:
         return {kind: self._ctrl} if self._ctrl else {}
 
+    @contextmanager
+    def _join_frame(self) -> Iterator[set[str]]:
+        """The tracked locals written inside (``_write`` adds them to the innermost
+        frame), for the caller to gate at its join; on leaving, they are the enclosing
+        frame's too."""
+        self._phi.append(set())
+        try:
+            yield self._phi[-1]
+        finally:
+            written = self._phi.pop()
+            if self._phi:
+                self._phi[-1] |= written
+
+    def _gate_at_join(self, written: set[str], reason: str | None) -> None:
+        """Every local of ``written`` carries ``reason`` from here on (if any)."""
+        if reason:
+            for name in sorted(written):
+                self._taint(name, reason)
+
     def visit_Break(self, s: c_ast.Node) -> dict[str, str]:
         return self._exit("brk")
 
@@ -160,19 +182,13 @@ class Statements(Expressions):
         # MPI_Gather(..., i, comm)`` under ``if (rank < n)`` has one root).  Not in a
         # function with ``goto``: a jump out of an arm would skip the join.
         phi = bool(cond) and self._func is not None and not self._func.has_goto
-        if phi:
-            self._phi.append(set())
-        with self._gated(cond, phi=phi):
+        with self._join_frame() as written, self._gated(cond, phi=phi):
             gates = self._stmt(s.iftrue)
             after_true, self._env = self._env, before
             gates = {**self._stmt(s.iffalse), **gates}
         self._env = join(after_true, self._env)
-        if phi and cond:
-            written = self._phi.pop()
-            if self._phi:
-                self._phi[-1] |= written
-            for name in sorted(written):
-                self._taint(name, cond)
+        if phi:
+            self._gate_at_join(written, cond)
         return gates
 
     def _if_alone(self, s: c_ast.If, arm: int, before: dict[str, str]) -> dict[str, str]:
@@ -209,8 +225,7 @@ class Statements(Expressions):
         # exit, where the processes that left earlier join.  Not with a multi-valued
         # continue (who skipped the rest of a round comes back) nor with goto.
         phi = self._func is not None and not self._func.has_goto
-        self._phi.append(set())
-        try:
+        with self._join_frame() as written:
             while True:
                 before = dict(self._env)
                 old_gate, old_phi = gate, phi
@@ -229,13 +244,7 @@ class Statements(Expressions):
                 if self._env == before and gate == old_gate and phi == old_phi:
                     self._loops[id(s)] = (dict(self._env), gate)
                     break
-        finally:
-            written = self._phi.pop()
-        if self._phi:
-            self._phi[-1] |= written
-        if gate:
-            for name in sorted(written):
-                self._taint(name, gate)
+        self._gate_at_join(written, gate)
         return out
 
     visit_DoWhile = visit_For = visit_While
@@ -243,17 +252,10 @@ class Statements(Expressions):
     def visit_Switch(self, s: c_ast.Switch) -> dict[str, str]:
         cond = self._value(s.cond)
         saved, self._entry = self._entry, dict(self._env)
-        self._phi.append(set())
-        try:
-            with self._gated(cond):
-                gates = self._stmt(s.stmt)
-        finally:
-            written = self._phi.pop()
-        if self._phi:
-            self._phi[-1] |= written
-        if gates.get("brk"):  # who broke out early skipped the writes after the break
-            for name in sorted(written):
-                self._taint(name, gates["brk"])
+        with self._join_frame() as written, self._gated(cond):
+            gates = self._stmt(s.stmt)
+        # who broke out early skipped the writes after the break
+        self._gate_at_join(written, gates.get("brk"))
         self._env = join(self._entry, self._env)
         self._entry = saved
         return {k: v for k, v in gates.items() if k != "brk"}
