@@ -568,6 +568,8 @@ int main(void) {
     ("2", "", False),  # two elements: glb[2] keeps the rank
     ("3", "t = 0", False),  # t is not (only) the contiguous type
     ("3", "MPI_Type_contiguous(2, 0, &t)", False),  # the smaller of two builds
+    ("0x3", "", True),  # a hexadecimal count
+    ("010", "", False),  # octal eight, not read: one element, as for any unknown count
 ])
 def test_an_item_of_a_contiguous_type_covers_its_elements(k: str, spoil: str,
                                                            uniform: bool) -> None:

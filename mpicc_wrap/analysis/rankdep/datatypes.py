@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis.rankdep.literals import int_constant
 from mpicc_wrap.analysis.visitor import Visitor
 
 __all__ = ["BUILDERS", "contiguous"]
@@ -42,7 +43,7 @@ class _Scan(Visitor):
             target = _address_of(arg)
             if target is None:
                 continue
-            if name in BUILDERS and i == 2 and (k := _constant(args[0])) is not None:
+            if name in BUILDERS and i == 2 and (k := int_constant(args[0])) is not None:
                 self.built[target] = min(k, self.built.get(target, k))
             elif name not in _KEEP:
                 self.spoiled.add(target)
@@ -65,16 +66,6 @@ def _address_of(arg: c_ast.Node) -> str | None:
         arg = arg.expr
     if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ID):
         return arg.expr.name
-    return None
-
-
-def _constant(e: c_ast.Node) -> int | None:
-    """The value of a decimal integer literal (under casts), else None."""
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
-    if isinstance(e, c_ast.Constant) and e.type == "int":
-        text = e.value.rstrip("uUlL")
-        return int(text) if text.isdigit() else None
     return None
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.rankdep.literals import int_constant
 from mpicc_wrap.analysis.rankdep.locations import FunctionFacts, callee
 from mpicc_wrap.analysis.visitor import Visitor
 
@@ -33,22 +34,6 @@ __all__ = ["Signs"]
 
 _OUTPUTS = {"MPI_Comm_rank", "PMPI_Comm_rank", "MPI_Comm_size", "PMPI_Comm_size"}
 _SIGN_OPS = {("<", "right"), (">=", "right"), (">", "left"), ("<=", "left")}
-
-
-def _constant(e: c_ast.Node | None) -> int | None:
-    """The value of an integer constant (``-1`` included), else None."""
-    negative = isinstance(e, c_ast.UnaryOp) and e.op == "-"
-    if negative:
-        e = e.expr  # type: ignore[union-attr]
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
-    if isinstance(e, c_ast.Constant) and e.type == "int":
-        try:
-            value = int(e.value.rstrip("uUlL"), 0)
-        except ValueError:
-            return None
-        return -value if negative else value
-    return None
 
 
 def _mpi_name(e: c_ast.Node) -> bool:
@@ -67,7 +52,7 @@ def _mpi_code_test(cond: c_ast.Node, codes: set[str]) -> bool:
     if _is_mpi_call(cond) or (isinstance(cond, c_ast.ID) and cond.name in codes):
         return True
     if isinstance(cond, c_ast.BinaryOp):
-        return all(_mpi_code_test(p, codes) or _constant(p) is not None or _mpi_name(p)
+        return all(_mpi_code_test(p, codes) or int_constant(p) is not None or _mpi_name(p)
                    for p in (cond.left, cond.right)) and (
             _mpi_code_test(cond.left, codes) or _mpi_code_test(cond.right, codes))
     if isinstance(cond, c_ast.UnaryOp) and cond.op == "!":
@@ -165,7 +150,7 @@ class Signs:
         if isinstance(w, c_ast.FuncCall):
             name = callee(w)
             return name in _OUTPUTS or name in self.codes
-        value = _constant(w)
+        value = int_constant(w)
         return value is not None and value >= 0
 
     def _returns_code(self, n: str) -> bool:
@@ -175,7 +160,7 @@ class Signs:
     def _code_return(self, n: str, e: c_ast.Node | None, conds: list[c_ast.Node]) -> bool:
         if isinstance(e, c_ast.ID) and e.name in self.nonneg[n]:
             return True
-        value = _constant(e)
+        value = int_constant(e)
         if value is None:
             return False
         return value >= 0 or (bool(conds) and all(_mpi_code_test(c, self._mpi_codes[n])
@@ -187,7 +172,7 @@ class Signs:
             if e.op != op:
                 continue
             zero, value = (e.right, e.left) if side == "right" else (e.left, e.right)
-            if _constant(zero) != 0:
+            if int_constant(zero) != 0:
                 continue
             while isinstance(value, c_ast.Cast):
                 value = value.expr
