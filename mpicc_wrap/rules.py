@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-__all__ = ["COLLECTIVE_OP", "COLLECTIVE_ORDER", "COLLECTIVE_ROOT", "EXIT_DIVERGENCE", "RULES",
-           "Rule", "lookup"]
+__all__ = ["COLLECTIVE_OP", "COLLECTIVE_ORDER", "COLLECTIVE_ROOT", "ERROR_DIVERGENCE",
+           "EXIT_DIVERGENCE", "RULES", "Rule", "lookup"]
 
 
 class Rule(NamedTuple):
@@ -74,9 +74,20 @@ EXIT_DIVERGENCE = Rule(
     "off",
     "Off by default: under mpiexec a process that exits with a failure status takes the "
     "whole job down.  -Wmpi-exit-divergence reports these paths.")
+ERROR_DIVERGENCE = Rule(
+    "mpi-error-divergence",
+    "Processes may diverge at a collective only after an MPI call or an allocation "
+    "failed on some of them (an error code or a NULL pointer tested), so this is "
+    "reported only on request",
+    "off",
+    "Off by default: the analysis assumes that MPI calls return MPI_SUCCESS (the "
+    "default error handler of communicators aborts the job on any error) and that "
+    "allocations succeed.  -Wmpi-error-divergence reports the collectives that only a "
+    "failure can make some processes skip, such as an MPI_File_read_at error on rank 0 "
+    "returned before a broadcast.")
 
 RULES: dict[str, Rule] = {r.tag: r for r in (COLLECTIVE_ORDER, COLLECTIVE_ROOT, COLLECTIVE_OP,
-                                             EXIT_DIVERGENCE)}
+                                             EXIT_DIVERGENCE, ERROR_DIVERGENCE)}
 
 
 def lookup(tag: str) -> Rule | None:

@@ -122,6 +122,7 @@ class Options(NamedTuple):
     memory: int = 2048
     line_tables: bool = True  # MPICC_WRAP_LINE_TABLES
     exit_divergence: bool = False  # set from -Wmpi-exit-divergence, not from the env
+    error_divergence: bool = False  # set from -Wmpi-error-divergence, not from the env
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Options:

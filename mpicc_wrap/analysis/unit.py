@@ -29,18 +29,18 @@ def _collect(tu: ParsedTU, external: dict[str, FunctionSummary], oracle: RankOra
     return findings.collect(context.build(tu, external, oracle, error_exits), everything)
 
 
-def _with_exit_divergence(default: TUAnalysis, reported: TUAnalysis) -> TUAnalysis:
-    """``reported`` (error exits treated as divergences), its findings that the default
-    analysis does not make tagged ``mpi-exit-divergence``."""
+def _tagged(default: TUAnalysis, reported: TUAnalysis, rule: rules.Rule) -> TUAnalysis:
+    """``reported`` (an analysis that drops one of the default's assumptions), its
+    findings that the default analysis does not make tagged with ``rule``."""
     known = {(f.loc, f.collective) for f in default.findings}
     reported.findings = [f if (f.loc, f.collective) in known else
-                         dataclasses.replace(f, tag=rules.EXIT_DIVERGENCE.tag)
+                         dataclasses.replace(f, tag=rule.tag)
                          for f in reported.findings]
     return reported
 
 
 def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str],
-            ) -> RankOracle:
+            success: bool = True) -> RankOracle:
     from mpicc_wrap.analysis import rankdep
 
     if not seeds.has_seeds(tu.ast, external, called):
@@ -53,17 +53,20 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
 
     return rankdep.RankDependence(tu.ast, external, loc=where, handle_names=tu.handle_names,
                                   const_params=tu.const_params,
-                                  scalar_types=tu.scalar_typedefs)
+                                  scalar_types=tu.scalar_typedefs, success=success)
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
             oracle: RankOracle | None = None, exit_divergence: bool = False,
-            everything: bool = False) -> TUAnalysis:
+            everything: bool = False, error_divergence: bool = False) -> TUAnalysis:
     """Run the static collective analysis on one TU.  ``oracle`` replaces the
     rank-dependence analysis (tests).  Paths that can only end in an error exit
     (``exit(1)``, ``abort()``, a failed assert) end the job like MPI_Abort; with
     ``exit_divergence`` (-Wmpi-exit-divergence) the findings they cause are reported
-    too, tagged ``mpi-exit-divergence``.  ``everything`` plans checks for every
+    too, tagged ``mpi-exit-divergence``.  MPI calls and allocations are assumed to
+    succeed (``rankdep/failures.py``); with ``error_divergence``
+    (-Wmpi-error-divergence) the findings only a failure causes are reported too,
+    tagged ``mpi-error-divergence``.  ``everything`` plans checks for every
     function that executes collectives, flagged or not (MPICC_WRAP_INSTRUMENT=all).
     Raises AnalysisSkipped on internal failure."""
     start = time.perf_counter()
@@ -77,8 +80,12 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
         oracle = oracle or _oracle(tu, external, called)
         result = _collect(tu, external, oracle, True, everything)
         if exit_divergence:
-            result = _with_exit_divergence(result,
-                                           _collect(tu, external, oracle, False, everything))
+            result = _tagged(result, _collect(tu, external, oracle, False, everything),
+                             rules.EXIT_DIVERGENCE)
+        if error_divergence and not isinstance(oracle, seeds.Uniform):
+            failing = _oracle(tu, external, called, success=False)
+            result = _tagged(result, _collect(tu, external, failing, not exit_divergence,
+                                              everything), rules.ERROR_DIVERGENCE)
     except AnalysisSkipped:
         raise
     except Exception as exc:  # our failure on valid code: the driver compiles unchanged

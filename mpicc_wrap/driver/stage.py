@@ -69,9 +69,12 @@ def run(
 
 
 def _with_flags(options: Options, flags: dict[str, str]) -> Options:
-    """The options the analysis runs with: -Wmpi-exit-divergence changes it."""
+    """The options the analysis runs with: -Wmpi-exit-divergence and
+    -Wmpi-error-divergence change it."""
     if flags.get(rules.EXIT_DIVERGENCE.tag, "off") != "off":
-        return options._replace(exit_divergence=True)
+        options = options._replace(exit_divergence=True)
+    if flags.get(rules.ERROR_DIVERGENCE.tag, "off") != "off":
+        options = options._replace(error_divergence=True)
     return options
 
 
@@ -172,6 +175,7 @@ def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
     gc.set_threshold(*GC_THRESHOLDS)
     tu = parser.parse(pp_text, source, compiler, options)
     result = unit.analyse(tu, external, exit_divergence=options.exit_divergence,
+                          error_divergence=options.error_divergence,
                           everything=options.instrument_all)
     errors = emit.emit(tu.main_file, result, options, warning_flags, out)
     text = None

@@ -96,6 +96,9 @@ class Expressions(PointsTo, Visitor):
         self._colours: dict[str, set[str]] = {}
         self._signs: Signs | None = None  # set by the solver (signs.py)
         self._const_params: dict[str, frozenset[int]] = {}  # set by the solver
+        # Under the success assumption (failures.py): id(test) -> which of its
+        # outcomes happen only after a failure; such a test is single-valued.
+        self._failures: dict[int, tuple[bool, bool]] = {}
         # Every reason met in the current function, when it has "alone" tests
         # (statements.py: an exit taken only when alone in a communicator)
         self._reasons_in: set[str] | None = None
@@ -131,6 +134,8 @@ class Expressions(PointsTo, Visitor):
                 e, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.ID)) and (
                 positions.c_text(e) in self._colours.get(self._func.name, ())):
             r = None  # the split colour of the communicator judged against
+        if r and id(e) in self._failures:
+            r = None  # false on every process where nothing failed (failures.py)
         if r and self._reasons_in is not None:
             self._reasons_in.add(r)
         if not self.store.readonly:

@@ -16,6 +16,7 @@ from mpicc_wrap.analysis.rankdep.communicators import (
     member_facts,
     null_tested,
 )
+from mpicc_wrap.analysis.rankdep.failures import failure_tests
 from mpicc_wrap.analysis.rankdep.locations import (
     EVERYTHING,
     GAVE_UP,
@@ -52,7 +53,7 @@ class RankDependence(Statements):
                  handle_names: dict[str, str] | None = None,
                  within: Loc | None = None, signs: Signs | None = None,
                  const_params: dict[str, frozenset[int]] | None = None,
-                 scalar_types: frozenset[str] | None = None) -> None:
+                 scalar_types: frozenset[str] | None = None, success: bool = True) -> None:
         """``handle_names``: the MPI library's handle expansions (``MPI_COMM_NULL``...);
         ``within``: solve relative to the communicator whose handle is stored there
         (``communicators.py``; None: relative to MPI_COMM_WORLD); ``signs``: the TU's
@@ -60,7 +61,8 @@ class RankDependence(Statements):
         ``const_params``: parameters prototypes declare pointer-to-const, which calls
         of external functions do not write (``frontend/prototypes.py``);
         ``scalar_types``: the typedef names of arithmetic types (``frontend/scalars.py``;
-        None: those the TU's own typedefs declare)."""
+        None: those the TU's own typedefs declare); ``success``: assume that no MPI
+        call and no allocation fails (``failures.py``; -Wmpi-error-divergence: False)."""
         defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
         defined = frozenset(d.decl.name for d in defs)
         typedefs = scalar_types if scalar_types is not None else scalar_typedefs(ast.ext)
@@ -82,6 +84,8 @@ class RankDependence(Statements):
         self._signs = signs or Signs(funcs)  # a relative solve shares the world's
         self._const_params = const_params or {}
         self._scalar_types = typedefs
+        self._success = success
+        self._failures = failure_tests(ast) if success else {}
         self.walks = 0  # unit walks the solver made (for the stress tests)
         self._solve()
 
@@ -100,7 +104,7 @@ class RankDependence(Statements):
         if within not in self._relative:
             self._relative[within] = RankDependence(
                 self._ast, self._external, self._loc, self._handle_names, within,
-                self._signs, self._const_params, self._scalar_types
+                self._signs, self._const_params, self._scalar_types, self._success
             ) if self._relative_differs(within) else self
         return self._relative[within]._reason(func_name, expr)
 

@@ -172,6 +172,9 @@ class Statements(Expressions):
 
     def visit_If(self, s: c_ast.If) -> dict[str, str]:
         cond = self._value(s.cond)
+        arms = self._failures.get(id(s.cond))
+        if arms is not None:  # only the arm a run without failures takes
+            return self._stmt(s.iffalse if arms[0] else s.iftrue)
         before = dict(self._env)
         arm = self._alone_arm(s, cond)
         if arm is not None:

@@ -1,0 +1,165 @@
+"""The success assumption (rankdep/failures.py): tests true only after a failed MPI call
+or allocation are single-valued, and the arms they guard are not walked, unless
+-Wmpi-error-divergence asks for those paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mpirun import run, tool
+from paths import CORPUS
+from pycparser import c_ast
+from pycparserext.ext_c_parser import GnuCParser
+
+from mpicc_wrap.analysis.rankdep import RankDependence
+from mpicc_wrap.analysis.rankdep.failures import failure_tests
+
+PRELUDE = """\
+typedef int MPI_Comm; typedef unsigned long size_t;
+int MPI_Barrier(MPI_Comm); int PMPI_Barrier(MPI_Comm); double MPI_Wtime(void);
+int MPI_Comm_c2f(MPI_Comm); int MPI_T_pvar_get_num(int *);
+int MPI_Mine(MPI_Comm c) { return c; }
+void *malloc(size_t); void *calloc(size_t, size_t); void *realloc(void *, size_t);
+void fill(int *); long __builtin_expect(long, long);
+int shared_rc;
+"""
+
+
+def _arms(body: str) -> list[tuple[bool, bool] | None]:
+    """The arms of every ``if`` test of ``f``, in source order (None: not a failure
+    test)."""
+    body = body.replace("NULL", "((void *) 0)")  # as glibc's headers spell it
+    ast = GnuCParser().parse(PRELUDE + "int f(int rank, int *data, MPI_Comm comm) {"
+                             + body + "}")
+    found = failure_tests(ast)
+    tests: list[c_ast.Node] = []
+
+    class Ifs(c_ast.NodeVisitor):
+        def visit_If(self, node: c_ast.If) -> None:
+            tests.append(node.cond)
+            self.generic_visit(node)
+
+    Ifs().visit(ast.ext[-1])
+    return [found.get(id(t)) for t in tests]
+
+
+THEN, ELSE = (True, False), (False, True)
+
+
+@pytest.mark.parametrize("body,arms", [
+    # an MPI call's result, and spellings of "it failed"
+    ("if (MPI_Barrier(comm) != 0) return 1;", THEN),
+    ("if (0 != MPI_Barrier(comm)) return 1;", THEN),
+    ("if (MPI_Barrier(comm)) return 1;", THEN),
+    ("if (!MPI_Barrier(comm)) rank++; else return 1;", ELSE),
+    ("if (MPI_Barrier(comm) == 0) rank++; else return 1;", ELSE),
+    ("if (PMPI_Barrier(comm) != 0) return 1;", THEN),
+    ("if (__builtin_expect(MPI_Barrier(comm) != 0, 0)) return 1;", THEN),
+    ("int rc; if ((rc = MPI_Barrier(comm)) != 0) return rc;", THEN),
+    # a local written only with MPI results or 0 (MPI_SUCCESS)
+    ("int rc = 0; rc = MPI_Barrier(comm); if (rc != 0) return rc;", THEN),
+    ("int rc; if (rank) rc = MPI_Barrier(comm); else rc = 0; if (rc) return rc;", THEN),
+    ("int rc = MPI_Barrier(comm); if (rc != 0 || rank) return rc;", None),
+    ("int rc = MPI_Barrier(comm); if (rc != 0 && rank) return rc;", THEN),
+    ("int rc = MPI_Barrier(comm); if (rc == 0 && rank) rank++; else return 1;", None),
+    ("int rc = MPI_Barrier(comm); int q = MPI_Barrier(comm);"
+     " if (rc != 0 || q != 0) return 1;", THEN),
+    # allocations: NULL only on failure
+    ("int *p = malloc(8); if (p == NULL) return 1;", THEN),
+    ("int *p; if ((p = calloc(2, 4)) == NULL) return 1;", THEN),
+    ("int *p = malloc(8); if (!p) return 1;", THEN),
+    ("int *p = malloc(8); if (p) rank++; else return 1;", ELSE),
+    ("int *p = (int *) malloc(8); if (NULL == p) return 1;", THEN),
+    ("int *p = malloc(8); if (p != NULL) rank++; else return 1;", ELSE),
+])
+def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None) -> None:
+    assert _arms(body)[-1] == arms
+
+
+@pytest.mark.parametrize("body", [
+    # written with something else too, or through its address, or incremented
+    "int rc = MPI_Barrier(comm); rc = rank; if (rc != 0) return rc;",
+    "int rc = MPI_Barrier(comm); fill(&rc); if (rc != 0) return rc;",
+    "int rc = MPI_Barrier(comm); rc += 1; if (rc != 0) return rc;",
+    "int rc; rc = 0; if (rc != 0) return rc;",  # never an MPI result: nothing to say
+    # not error codes: times, handle conversions, the tool interface, the TU's own MPI_
+    "if (MPI_Wtime() != 0) return 1;",
+    "if (MPI_Comm_c2f(comm) != 0) return 1;",
+    "if (MPI_T_pvar_get_num(data) != 0) return 1;",
+    "if (MPI_Mine(comm) != 0) return 1;",
+    # a status or a count is not a failure
+    "int rc = MPI_Barrier(comm); if (rc == 3) return rc;",
+    "if (rank != 0) return 1;",
+    # allocations that may be NULL without a failure, or a NULL written elsewhere
+    "int *p = realloc(data, rank); if (p == NULL) return 1;",
+    "int *p = NULL; if (rank) p = malloc(8); if (p == NULL) return 1;",
+    "int *p = malloc(8); p = data; if (p == NULL) return 1;",
+    # a global written elsewhere
+    "if (shared_rc != 0) return 1;",
+])
+def test_other_tests_are_not_failure_tests(body: str) -> None:
+    assert _arms(body)[-1] is None
+
+
+def _reasons(success: bool) -> dict[str, str | None]:
+    """pnetcdf's header reader, reduced: the reasons of the tests of ``get``."""
+    ast = GnuCParser().parse(PRELUDE + """
+    int MPI_Comm_rank(MPI_Comm, int *); int MPI_File_read_at(int, char *);
+    static int fetch(int fh, char *buf) {
+        int rank, err = 0, mpireturn;
+        MPI_Comm_rank(0, &rank);
+        if (rank == 0) {
+            mpireturn = MPI_File_read_at(fh, buf);
+            if (mpireturn != 0) err = -1;
+        }
+        return err;
+    }
+    int get(int fh, char *buf) {
+        int err = fetch(fh, buf);
+        if (err != 0) return err;
+        return 0;
+    }
+    int count(int fh, char *buf) {
+        int rank, got = 0, mpireturn;
+        MPI_Comm_rank(0, &rank);
+        mpireturn = MPI_File_read_at(fh, buf);
+        if (mpireturn != 0) got = 1; else got = rank;
+        if (got) return 1;
+        return 0;
+    }""")
+    rd = RankDependence(ast, {}, success=success)
+    out: dict[str, str | None] = {}
+    for fn in ("get", "count"):
+        d = next(n for n in ast.ext if isinstance(n, c_ast.FuncDef) and n.decl.name == fn)
+        for item in d.body.block_items:
+            if isinstance(item, c_ast.If):
+                tested = item.cond.left if isinstance(item.cond, c_ast.BinaryOp) else item.cond
+                out[f"{fn}: {tested.name}"] = rd.reason(fn, item.cond)
+    return out
+
+
+def test_an_error_code_set_only_on_failure_is_single_valued() -> None:
+    assumed, dropped = _reasons(True), _reasons(False)
+    assert assumed["get: err"] is None  # the failure arm on rank 0 is not walked
+    assert dropped["get: err"] is not None  # -Wmpi-error-divergence: it is
+    # the arm a run without failures takes still counts
+    assert assumed["count: got"] is not None and dropped["count: got"] is not None
+
+
+def _compile(tmp_path: Path, *flags: str) -> str:
+    name = "correct_error_code_on_root_only.c"
+    (tmp_path / name).write_text((CORPUS / name).read_text())
+    done = run([tool("mpicc-wrap"), *flags, "-c", name, "-o", "x.o"], cwd=tmp_path,
+               timeout=300, env={"MPICC_WRAP_RESULT_CACHE": "0"})
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_error_divergence_is_silent_by_default_and_reported_on_request(
+        tmp_path: Path) -> None:
+    assert "warning" not in _compile(tmp_path)
+    asked = _compile(tmp_path, "-Wmpi-error-divergence")
+    assert "MPI_Finalize on MPI_COMM_WORLD" in asked
+    assert "[-Wmpi-error-divergence]" in asked
+    assert "[-Wmpi-collective-order]" not in asked
