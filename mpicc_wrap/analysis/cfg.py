@@ -17,7 +17,7 @@ end in an abort are pruned before Algorithm 1 (``_prune_aborts``); an error chec
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -95,8 +95,10 @@ class _Builder:
     falls through to whatever comes next (empty after return/break/goto)."""
 
     def __init__(self, name: str, noreturn: frozenset[str],
-                 aborts: frozenset[str] = frozenset(), error_exits: bool = True) -> None:
+                 aborts: frozenset[str] = frozenset(), error_exits: bool = True,
+                 failures: Mapping[int, tuple[bool, bool]] | None = None) -> None:
         self.noreturn = noreturn
+        self.failures = failures or {}
         self.aborts = aborts
         self.error_exits = error_exits
         self.abort_sink = -1
@@ -143,9 +145,7 @@ class _Builder:
             node = self.join(cur, "call", e.coord)
             self.nodes[node].call = e
             if callee_name(e) in self.aborts or (self.error_exits and error_exit(e)):
-                if self.abort_sink < 0:
-                    self.abort_sink = self.new("abort")
-                self.link([node], self.abort_sink)
+                self.link([node], self.sink())
                 return []
             if callee_name(e) in self.noreturn:
                 self.link([node], self.noreturn_exit)
@@ -169,13 +169,26 @@ class _Builder:
             cur = self.expr(child, cur)
         return cur
 
+    def sink(self) -> int:
+        """The node that paths ending the job flow to (pruned: ``_prune_aborts``)."""
+        if self.abort_sink < 0:
+            self.abort_sink = self.new("abort")
+        return self.abort_sink
+
     def branch(self, pred: c_ast.Node, cur: Preds, arms: list) -> Preds:
-        """A two-way decision: each arm starts at a fresh nop node (true first)."""
+        """A two-way decision: each arm starts at a fresh nop node (true first).  The
+        arm of a failure test that only a failed MPI call or allocation takes
+        (``failures.py``) is not built: it flows to the sink, like an abort."""
         node = self.join(cur, "branch", pred.coord)
         self.nodes[node].pred = pred
+        fails = self.failures.get(id(pred), (False, False))
         out: Preds = []
-        for arm in arms:
-            out += arm([self.join([node])])
+        for arm, failure in zip(arms, fails, strict=False):
+            start = self.join([node])
+            if failure:
+                self.link([start], self.sink())
+            else:
+                out += arm([start])
         return out
 
     # -- statements ----------------------------------------------------------------
@@ -353,11 +366,13 @@ def _is_zero(literal: str) -> bool:
 
 
 def build(func: c_ast.FuncDef, noreturn: frozenset[str],
-          aborts: frozenset[str] = frozenset(), error_exits: bool = True) -> CFG:
+          aborts: frozenset[str] = frozenset(), error_exits: bool = True,
+          failures: Mapping[int, tuple[bool, bool]] | None = None) -> CFG:
     """The CFG of ``func``; calls to names in ``noreturn`` end at the noreturn exit,
     calls to names in ``aborts`` (and, with ``error_exits``, calls that exit with a
-    failure status) end the job and their paths are pruned."""
-    b = _Builder(func.decl.name, noreturn, aborts, error_exits)
+    failure status) end the job and their paths are pruned, and so are the failure
+    arms of the tests in ``failures`` (``failures.failure_tests``)."""
+    b = _Builder(func.decl.name, noreturn, aborts, error_exits, failures)
     cur = b.stmt(func.body, [b.entry])
     end = b.join(cur, "end", func.body.coord)
     b.link([end], b.exit)

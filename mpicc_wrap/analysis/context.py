@@ -18,7 +18,7 @@ from typing import Protocol
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis import callgraph, catalogue, cfg, outputs
+from mpicc_wrap.analysis import callgraph, catalogue, cfg, failures, outputs
 from mpicc_wrap.analysis.callgraph import Callee, CallGraph
 from mpicc_wrap.analysis.orders import Events, fixed_sequence
 from mpicc_wrap.analysis.visitor import Visitor
@@ -98,16 +98,18 @@ class Context:
 
 
 def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOracle,
-          error_exits: bool = True) -> Context:
+          error_exits: bool = True, success: bool = True) -> Context:
     """The context of one analysis run, summaries included.  ``error_exits``: paths
-    that can only end in an error exit end the job like MPI_Abort (cfg.build)."""
+    that can only end in an error exit end the job like MPI_Abort (cfg.build);
+    ``success``: so do the failure arms of failure tests (``failures.py``)."""
     graph = CallGraph(tu.ast, dict(external), tu.system_calls)
     noreturn = (catalogue.NORETURN_FUNCTIONS | tu.noreturn | graph.declared_noreturn
                 | {n for n, s in external.items() if s.noreturn})
     aborts = frozenset(n for n, f in catalogue.CATALOGUE.items() if f.kind == "abort")
     if error_exits:  # another file's function that always ends the job (sc_abort_verbose)
         aborts |= {n for n, s in external.items() if s.ends_job and n not in graph.defs}
-    cfgs, noreturn, aborts = _build_cfgs(graph, noreturn, aborts, error_exits)
+    failing = failures.failure_tests(tu.ast) if success else {}
+    cfgs, noreturn, aborts = _build_cfgs(graph, noreturn, aborts, error_exits, failing)
     file_names: set[str] = {getattr(d, "name", None)
                             or getattr(getattr(d, "decl", None), "name", "") or ""
                             for d in tu.ast.ext} - {""} | tu.pruned
@@ -130,14 +132,15 @@ def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOra
 
 
 def _build_cfgs(graph: CallGraph, noreturn: frozenset[str], aborts: frozenset[str],
-                error_exits: bool) -> tuple[dict[str, cfg.CFG], frozenset[str], frozenset[str]]:
+                error_exits: bool, failing: Mapping[int, tuple[bool, bool]],
+                ) -> tuple[dict[str, cfg.CFG], frozenset[str], frozenset[str]]:
     """CFGs, re-built while functions turn out never to return or always to abort
     the job (an error handler wrapping MPI_Abort is an abort too)."""
     calls = {f: _called_names(d) for f, d in graph.defs.items()}
     built: dict[str, cfg.CFG] = {}
     stale = set(graph.defs)
     while stale:  # each round adds functions to aborts/noreturn: at most F rounds
-        built.update({f: cfg.build(graph.defs[f], noreturn, aborts, error_exits)
+        built.update({f: cfg.build(graph.defs[f], noreturn, aborts, error_exits, failing)
                       for f in stale})
         dooms = {f for f in stale if built[f].aborts and f not in aborts}
         never = {f for f in stale if f not in noreturn and not any(

@@ -25,8 +25,9 @@ __all__ = ["RankOracle", "analyse"]
 
 
 def _collect(tu: ParsedTU, external: dict[str, FunctionSummary], oracle: RankOracle,
-             error_exits: bool, everything: bool) -> TUAnalysis:
-    return findings.collect(context.build(tu, external, oracle, error_exits), everything)
+             error_exits: bool, everything: bool, success: bool = True) -> TUAnalysis:
+    return findings.collect(context.build(tu, external, oracle, error_exits, success),
+                            everything)
 
 
 def _tagged(default: TUAnalysis, reported: TUAnalysis, rule: rules.Rule) -> TUAnalysis:
@@ -64,7 +65,7 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
     (``exit(1)``, ``abort()``, a failed assert) end the job like MPI_Abort; with
     ``exit_divergence`` (-Wmpi-exit-divergence) the findings they cause are reported
     too, tagged ``mpi-exit-divergence``.  MPI calls and allocations are assumed to
-    succeed (``rankdep/failures.py``); with ``error_divergence``
+    succeed (``analysis/failures.py``); with ``error_divergence``
     (-Wmpi-error-divergence) the findings only a failure causes are reported too,
     tagged ``mpi-error-divergence``.  ``everything`` plans checks for every
     function that executes collectives, flagged or not (MPICC_WRAP_INSTRUMENT=all).
@@ -85,7 +86,8 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
         if error_divergence and not isinstance(oracle, seeds.Uniform):
             failing = _oracle(tu, external, called, success=False)
             result = _tagged(result, _collect(tu, external, failing, not exit_divergence,
-                                              everything), rules.ERROR_DIVERGENCE)
+                                              everything, success=False),
+                             rules.ERROR_DIVERGENCE)
     except AnalysisSkipped:
         raise
     except Exception as exc:  # our failure on valid code: the driver compiles unchanged

@@ -7,13 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from analysis_helpers import parse_source
 from mpirun import run, tool
 from paths import CORPUS
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
+from mpicc_wrap.analysis import unit
+from mpicc_wrap.analysis.failures import failure_tests
 from mpicc_wrap.analysis.rankdep import RankDependence
-from mpicc_wrap.analysis.rankdep.failures import failure_tests
 
 PRELUDE = """\
 typedef int MPI_Comm; typedef unsigned long size_t;
@@ -163,3 +165,34 @@ def test_error_divergence_is_silent_by_default_and_reported_on_request(
     assert "MPI_Finalize on MPI_COMM_WORLD" in asked
     assert "[-Wmpi-error-divergence]" in asked
     assert "[-Wmpi-collective-order]" not in asked
+
+
+LIBSC = """\
+#include <mpi.h>
+void die(const char *file, int line) __attribute__((noreturn));
+#define CHECK_MPI(r) ((r) == MPI_SUCCESS ? (void) 0 : die(__FILE__, __LINE__))
+void write_end(MPI_Win win, MPI_Comm intranode)
+{
+    int mpiret, intrarank;
+    mpiret = MPI_Comm_rank(intranode, &intrarank);
+    CHECK_MPI(mpiret);
+    if (!intrarank) {
+        mpiret = MPI_Win_unlock(0, win);
+        CHECK_MPI(mpiret);
+    }
+    mpiret = MPI_Barrier(intranode);
+    CHECK_MPI(mpiret);
+}
+"""
+
+
+def test_the_failure_arm_of_a_check_is_no_path_of_the_cfg() -> None:
+    """libsc's sc_shmem.c: the rank that unlocks could leave through ``die`` (another
+    file's noreturn function) only if the unlock failed, so every rank reaches the
+    barrier; without the assumption the analysis blames ``!intrarank``."""
+    tu = parse_source(LIBSC)
+    assert unit.analyse(tu, {}).findings == []
+    asked = unit.analyse(tu, {}, error_divergence=True).findings
+    assert [(f.collective, f.tag) for f in asked] == [("MPI_Barrier",
+                                                       "mpi-error-divergence")]
+    assert "!intrarank" in [c.text for c in asked[0].conditions]

@@ -117,15 +117,14 @@ The relative solve is the world solve with fewer seeds, so it is never less unif
   name, an array's elements); a communicator text the analysis cannot resolve, or
   ``MPI_COMM_WORLD``, is judged against the world.
 
-The success assumption (beyond both papers; ``failures.py``): the analysis judges a run
+The success assumption (beyond both papers; ``analysis/failures.py``): the analysis judges a run
 in which no MPI call and no allocation fails.  A test true only after a failure
 (``rc != MPI_SUCCESS`` on an MPI call's result, ``p == NULL`` on an allocation's) has one
 value on every process, and its failure arm is not walked.  ``success=False``
 (-Wmpi-error-divergence) drops the assumption.
 
 Modules: ``locations`` (typed locations, the fact store, per-function scopes),
-``pointsto`` (points-to sets), ``failures`` (failure tests), ``expressions`` (values and
-calls), ``statements``
+``pointsto`` (points-to sets), ``expressions`` (values and calls), ``statements``
 (gating, loops, exits), ``communicators`` (the relative facts) and ``solver`` (the
 fixed point and the public questions).  AST dispatch is ``analysis.visitor.Visitor``
 (pycparser's ``NodeVisitor`` with cheaper dispatch) throughout (``visit_<Node>``).

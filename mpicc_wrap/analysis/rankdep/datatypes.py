@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis.rankdep.literals import int_constant
+from mpicc_wrap.analysis.literals import int_constant
 from mpicc_wrap.analysis.visitor import Visitor
 
 __all__ = ["BUILDERS", "contiguous"]

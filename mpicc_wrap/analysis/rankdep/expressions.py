@@ -96,7 +96,7 @@ class Expressions(PointsTo, Visitor):
         self._colours: dict[str, set[str]] = {}
         self._signs: Signs | None = None  # set by the solver (signs.py)
         self._const_params: dict[str, frozenset[int]] = {}  # set by the solver
-        # Under the success assumption (failures.py): id(test) -> which of its
+        # Under the success assumption (analysis/failures.py): id(test) -> which of its
         # outcomes happen only after a failure; such a test is single-valued.
         self._failures: dict[int, tuple[bool, bool]] = {}
         # Every reason met in the current function, when it has "alone" tests
@@ -135,7 +135,7 @@ class Expressions(PointsTo, Visitor):
                 positions.c_text(e) in self._colours.get(self._func.name, ())):
             r = None  # the split colour of the communicator judged against
         if r and id(e) in self._failures:
-            r = None  # false on every process where nothing failed (failures.py)
+            r = None  # false on every process where nothing failed (analysis/failures.py)
         if r and self._reasons_in is not None:
             self._reasons_in.add(r)
         if not self.store.readonly:
@@ -208,6 +208,9 @@ class Expressions(PointsTo, Visitor):
 
     def visit_TernaryOp(self, e: c_ast.TernaryOp) -> str | None:
         cond = self._value(e.cond)
+        arms = self._failures.get(id(e.cond))
+        if arms is not None:  # only the arm a run without failures takes (failures.py)
+            return self._value(e.iffalse if arms[0] else e.iftrue)
         with self._gated(cond, weak=True):
             t = self._value(e.iftrue)
             f = self._value(e.iffalse)

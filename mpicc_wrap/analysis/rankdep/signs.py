@@ -26,7 +26,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
-from mpicc_wrap.analysis.rankdep.literals import int_constant
+from mpicc_wrap.analysis.literals import int_constant
 from mpicc_wrap.analysis.rankdep.locations import FunctionFacts, callee
 from mpicc_wrap.analysis.visitor import Visitor
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis.failures import failure_tests
 from mpicc_wrap.analysis.rankdep.communicators import (
     comm_location,
     enum_values,
@@ -16,7 +17,6 @@ from mpicc_wrap.analysis.rankdep.communicators import (
     member_facts,
     null_tested,
 )
-from mpicc_wrap.analysis.rankdep.failures import failure_tests
 from mpicc_wrap.analysis.rankdep.locations import (
     EVERYTHING,
     GAVE_UP,
@@ -62,7 +62,8 @@ class RankDependence(Statements):
         of external functions do not write (``frontend/prototypes.py``);
         ``scalar_types``: the typedef names of arithmetic types (``frontend/scalars.py``;
         None: those the TU's own typedefs declare); ``success``: assume that no MPI
-        call and no allocation fails (``failures.py``; -Wmpi-error-divergence: False)."""
+        call and no allocation fails (``analysis/failures.py``; -Wmpi-error-divergence:
+        False)."""
         defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
         defined = frozenset(d.decl.name for d in defs)
         typedefs = scalar_types if scalar_types is not None else scalar_typedefs(ast.ext)

@@ -16,7 +16,9 @@ flag) differs from nothing.  pnetcdf's header reader shows why it matters:
 Every caller's ``if (err != NC_NOERR) return err;`` then made every collective after
 it conditional; each such warning is real only after an I/O failure on rank 0.  The
 rank-dependence analysis skips the failure arm of such a test and takes the test as
-single-valued (``solver.RankDependence(success=True)``, the default);
+single-valued (``rankdep.RankDependence(success=True)``, the default), and the CFG
+prunes that arm like a path to ``MPI_Abort`` (``cfg.build``: no process of a run
+without failures takes it, so no collective there or exit there is an alternative);
 ``-Wmpi-error-divergence`` drops the assumption and reports those paths, tagged
 (``analysis/unit.py``).  Beyond PARCOACH and the barrier-matching paper, which treat
 every branch as takeable.
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis.rankdep.literals import int_constant
+from mpicc_wrap.analysis.literals import int_constant
 from mpicc_wrap.analysis.visitor import Visitor
 
 __all__ = ["ALLOCATORS", "NO_ERROR_CODE", "failure_tests"]
@@ -63,9 +65,10 @@ _NOTHING: Arms = (False, False)
 
 
 def failure_tests(ast: c_ast.FileAST) -> dict[int, Arms]:
-    """{id(test): arms} for every ``if`` test of the TU that says something of a
-    failure: ``arms[0]``, its true outcome happens only after a failure (the then-arm
-    is a failure arm); ``arms[1]``, likewise its false outcome (the else-arm)."""
+    """{id(test): arms} for every test of an ``if`` or ``?:`` of the TU that says
+    something of a failure: ``arms[0]``, its true outcome happens only after a failure
+    (the then-arm is a failure arm); ``arms[1]``, likewise its false outcome (the
+    else-arm).  libsc checks each MPI call as ``(rc == 0) ? (void) 0 : sc_abort(...)``."""
     defs = [d for d in ast.ext if isinstance(d, c_ast.FuncDef)]
     defined = frozenset(d.decl.name for d in defs)
     found: dict[int, Arms] = {}
@@ -110,7 +113,7 @@ def _is_allocation(e: c_ast.Node) -> bool:
 class _Writes(Visitor):
     """Per function: what each name is written with (``code``: an MPI error code,
     ``zero``, ``fresh``: an allocation, ``other``), its non-static locals, and the
-    ``if`` tests."""
+    tests of its ``if`` statements and ``?:`` expressions."""
 
     def __init__(self, defined: frozenset[str]) -> None:
         self.defined = defined
@@ -160,6 +163,8 @@ class _Writes(Visitor):
     def visit_If(self, node: c_ast.If) -> None:
         self.tests.append(node.cond)
         self.generic_visit(node)
+
+    visit_TernaryOp = visit_If
 
 
 def _arms(e: c_ast.Node, defined: frozenset[str], codes: frozenset[str],
