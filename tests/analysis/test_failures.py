@@ -29,8 +29,8 @@ int shared_rc;
 
 
 def _arms(body: str) -> list[tuple[bool, bool] | None]:
-    """The arms of every ``if`` test of ``f``, in source order (None: not a failure
-    test)."""
+    """The arms of every ``if`` and ``?:`` test of ``f``, in source order (None: not a
+    failure test)."""
     body = body.replace("NULL", "((void *) 0)")  # as glibc's headers spell it
     ast = GnuCParser().parse(PRELUDE + "int f(int rank, int *data, MPI_Comm comm) {"
                              + body + "}")
@@ -41,6 +41,8 @@ def _arms(body: str) -> list[tuple[bool, bool] | None]:
         def visit_If(self, node: c_ast.If) -> None:
             tests.append(node.cond)
             self.generic_visit(node)
+
+        visit_TernaryOp = visit_If
 
     Ifs().visit(ast.ext[-1])
     return [found.get(id(t)) for t in tests]
@@ -59,6 +61,7 @@ THEN, ELSE = (True, False), (False, True)
     ("if (PMPI_Barrier(comm) != 0) return 1;", THEN),
     ("if (__builtin_expect(MPI_Barrier(comm) != 0, 0)) return 1;", THEN),
     ("int rc; if ((rc = MPI_Barrier(comm)) != 0) return rc;", THEN),
+    ("int rc = MPI_Barrier(comm); rc == 0 ? (void) 0 : fill(data);", ELSE),
     # a local written only with MPI results or 0 (MPI_SUCCESS)
     ("int rc = 0; rc = MPI_Barrier(comm); if (rc != 0) return rc;", THEN),
     ("int rc; if (rank) rc = MPI_Barrier(comm); else rc = 0; if (rc) return rc;", THEN),
@@ -170,7 +173,7 @@ def test_error_divergence_is_silent_by_default_and_reported_on_request(
 LIBSC = """\
 #include <mpi.h>
 void die(const char *file, int line) __attribute__((noreturn));
-#define CHECK_MPI(r) ((r) == MPI_SUCCESS ? (void) 0 : die(__FILE__, __LINE__))
+#define CHECK_MPI(r) CHECK
 void write_end(MPI_Win win, MPI_Comm intranode)
 {
     int mpiret, intrarank;
@@ -186,11 +189,15 @@ void write_end(MPI_Win win, MPI_Comm intranode)
 """
 
 
-def test_the_failure_arm_of_a_check_is_no_path_of_the_cfg() -> None:
+@pytest.mark.parametrize("check", [
+    "((r) == MPI_SUCCESS ? (void) 0 : die(__FILE__, __LINE__))",  # libsc's SC_CHECK_MPI
+    "do { if ((r) != MPI_SUCCESS) die(__FILE__, __LINE__); } while (0)",
+])
+def test_the_failure_arm_of_a_check_is_no_path_of_the_cfg(check: str) -> None:
     """libsc's sc_shmem.c: the rank that unlocks could leave through ``die`` (another
     file's noreturn function) only if the unlock failed, so every rank reaches the
     barrier; without the assumption the analysis blames ``!intrarank``."""
-    tu = parse_source(LIBSC)
+    tu = parse_source(LIBSC.replace("CHECK\n", check + "\n"))
     assert unit.analyse(tu, {}).findings == []
     asked = unit.analyse(tu, {}, error_divergence=True).findings
     assert [(f.collective, f.tag) for f in asked] == [("MPI_Barrier",
