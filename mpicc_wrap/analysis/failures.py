@@ -19,6 +19,7 @@ rank-dependence analysis skips the failure arm of such a test and takes the test
 single-valued (``rankdep.RankDependence(success=True)``, the default), and the CFG
 prunes that arm like a path to ``MPI_Abort`` (``cfg.build``: no process of a run
 without failures takes it, so no collective there or exit there is an alternative);
+a collective there is not checked at run time either (the checks follow the CFG);
 ``-Wmpi-error-divergence`` drops the assumption and reports those paths, tagged
 (``analysis/unit.py``).  Beyond PARCOACH and the barrier-matching paper, which treat
 every branch as takeable.

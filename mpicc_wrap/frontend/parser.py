@@ -159,8 +159,8 @@ def parse(text: str, main_file: str, compiler: list[str], options: Options) -> P
     if ast is None:
         raise AnalysisSkipped(f"cannot parse: {error}")
     noreturn = headercache.noreturn_names(ast.ext) | (info.noreturn if info else set())
-    const = {**(info.const_params if info else {}), **const_pointer_params(ast.ext)}
     arithmetic = scalar_typedefs(ast.ext, info.scalars if info else frozenset())
+    const = {**(info.const_params if info else {}), **const_pointer_params(ast.ext, arithmetic)}
     if attempt.mode == "full":
         ast.ext = [n for n in ast.ext if _is_user_node(n, st)]
     names = handles.handle_names(compiler, options) if compiler else {}

@@ -10,11 +10,23 @@ those arguments are left alone by the rank-dependence analysis: pnetcdf's
 ``open(path, ...)`` under ``if (rank == 0)`` no longer makes the caller's file name
 per-process.  Arguments past the
 prototype's parameters (variadic ones: ``sscanf``'s outputs) are still written.
+
+Nor does a callee write through a parameter of arithmetic type: the argument is
+converted to a number (C11 6.5.2.2), whatever expression the caller wrote.  The
+analysis has no types for fields, so without the prototype pnetcdf's
+``ncmpii_xlen_nc_type(attrp->xtype, &xsz)`` (``nc_type xtype``), in a function rank 0
+alone calls, wrote through ``attrp->xtype`` and made every ``xtype`` field, and
+``xsz`` with it, per-process.  The user's prototypes give these (``arithmetic``: the
+TU's arithmetic typedef names); the header cache keeps the pointer-to-const ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from pycparser import c_ast
+
+from mpicc_wrap.frontend.scalars import is_arithmetic
 
 __all__ = ["const_pointer_params"]
 
@@ -27,9 +39,11 @@ def _const_pointee(t: c_ast.Node) -> bool:
     return "const" in (getattr(target, "quals", None) or [])
 
 
-def const_pointer_params(nodes: list[c_ast.Node]) -> dict[str, frozenset[int]]:
-    """Function name -> indexes of its parameters declared pointer-to-const, from the
-    file-scope prototypes and definitions among ``nodes``."""
+def const_pointer_params(nodes: list[c_ast.Node], arithmetic: Container[str] | None = None
+                         ) -> dict[str, frozenset[int]]:
+    """Function name -> indexes of its parameters declared pointer-to-const (with
+    ``arithmetic``, the typedef names of arithmetic types: also those of an arithmetic
+    type), from the file-scope prototypes and definitions among ``nodes``."""
     out: dict[str, frozenset[int]] = {}
     for node in nodes:
         decl = node.decl if isinstance(node, c_ast.FuncDef) else node
@@ -40,7 +54,8 @@ def const_pointer_params(nodes: list[c_ast.Node]) -> dict[str, frozenset[int]]:
             continue
         params = ftype.args.params or []
         found = frozenset(i for i, p in enumerate(params)
-                          if isinstance(p, c_ast.Decl) and _const_pointee(p.type))
+                          if isinstance(p, c_ast.Decl) and (_const_pointee(p.type) or (
+                              arithmetic is not None and is_arithmetic(p.type, arithmetic))))
         if found:
             out[decl.name] = found
     return out

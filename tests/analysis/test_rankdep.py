@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from analysis_helpers import parse_source
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
+from mpicc_wrap.analysis import unit
 from mpicc_wrap.analysis.rankdep import RankDependence
 from mpicc_wrap.model import FunctionSummary
 
@@ -641,3 +643,74 @@ def test_a_break_out_of_a_switch_gates_the_locals_written_after_it() -> None:
         switch (x) { case 1: { if (rank) break; y = 2; if (y) ; } }
         if (y) ;
         return 0; }""") == [False, True, False, True]
+
+
+# -- memory that a function called by some ranks only may write --------------------------
+
+CALLED_BY_ROOT = """
+struct buf { int mode; int pos; };
+struct file { int mode; };
+STORAGE
+static int pack(void) { STATIC_LOCAL b.mode = 3; b.pos = 0; return 0; }
+int main(void) {
+    int rank; struct file f; f.mode = 1;
+    MPI_Comm_rank(0, &rank);
+    if (rank == 0) pack();
+    if (f.mode) MPI_Barrier(0);
+    return 0;
+}"""
+
+
+@pytest.mark.parametrize("storage,static_local,multi", [
+    ("", "struct buf b;", False),  # pnetcdf's putbuf: memory of the call
+    ("", "static struct buf b;", True),  # outlives the call: rank 0's values stay
+    ("struct buf b;", "", True),  # a global b: the same
+])
+def test_fields_of_a_local_struct_are_memory_of_the_call(storage: str, static_local: str,
+                                                         multi: bool) -> None:
+    """A function rank 0 alone calls fills a local ``struct buf b``: fields are shared
+    by name, so the gate it is called under made every ``mode`` field per-process
+    (``Expressions._of_this_call``); a static or global ``b`` keeps the gate."""
+    src = CALLED_BY_ROOT.replace("STORAGE", storage).replace("STATIC_LOCAL", static_local)
+    assert verdicts(src) == [True, multi]
+
+
+def test_an_enumerator_is_a_constant_no_call_writes() -> None:
+    """An unknown call given an enumerator, in a function rank 0 alone calls, does not
+    make the enumerator per-process, nor every later call given it (pnetcdf's
+    ``ncmpix_put_uint32(&pos, NC_UNSPECIFIED)``, ``locations.enumerators``)."""
+    assert verdicts("""enum tag { UNSPECIFIED, VARIABLE = 11 };
+    void put(int *, int); int size_of(int);
+    static void emit(int *pos) { put(pos, VARIABLE); }
+    int main(void) {
+        int rank, pos = 0;
+        MPI_Comm_rank(0, &rank);
+        if (rank == 0) emit(&pos);
+        if (size_of(VARIABLE)) MPI_Barrier(0);
+        return 0;
+    }""") == [True, False]
+
+
+def test_no_call_writes_through_an_argument_of_an_arithmetic_parameter() -> None:
+    """pnetcdf's ``ncmpii_xlen_nc_type(attrp->xtype, &xsz)`` (``nc_type xtype``) in a
+    function rank 0 alone calls: the prototype says the first argument is a number
+    (``frontend/prototypes.py``), so the ``xtype`` fields stay single-valued."""
+    tu = parse_source("""#include <mpi.h>
+    typedef int nc_type;
+    struct attr { nc_type xtype; };
+    int xlen(nc_type t, int *size); int kind_of(nc_type t, int *out);
+    struct attr *attrs;
+    static int attr_size(struct attr *a) { int xsz; xlen(a->xtype, &xsz); return xsz; }
+    int main(int argc, char **argv) {
+        int rank, k;
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0) attr_size(attrs);
+        if (kind_of(attrs->xtype, &k)) MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }""")
+    assert tu.const_params["xlen"] == {0}
+    assert [f.collective for f in unit.analyse(tu, {}).findings] == []
+    tu.const_params.clear()  # without the prototype's word: the field is per-process
+    assert [f.collective for f in unit.analyse(tu, {}).findings] == ["MPI_Barrier"]

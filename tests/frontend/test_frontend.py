@@ -152,12 +152,15 @@ def test_noreturn_from_headers_and_user_code(tmp_path: Path, options: Options) -
 def test_const_pointer_parameters_from_headers_and_user_code(tmp_path: Path,
                                                              options: Options) -> None:
     """Parameters declared ``const T *`` (frontend/prototypes.py), from the system
-    headers (through the header cache, in a new process too) and the user's code."""
-    src = PRELUDE + ("int mine(const double *in, double *out, char **end, "
-                     "const char *const *names, int n, ...);\n"
-                     "void use(double *x) { mine(x, x, 0, 0, 1); }\n")
+    headers (through the header cache, in a new process too) and the user's code;
+    in the user's code also those of an arithmetic type (a typedef name too), which
+    no callee can write through."""
+    src = PRELUDE + ("typedef int nc_type; typedef struct { int a; } Pair;\n"
+                     "int mine(const double *in, double *out, char **end, "
+                     "const char *const *names, int n, nc_type t, Pair p, ...);\n"
+                     "void use(double *x, Pair p) { mine(x, x, 0, 0, 1, 2, p); }\n")
     tu = parse(tmp_path, src, options)
-    assert tu.const_params["mine"] == {0, 3}
+    assert tu.const_params["mine"] == {0, 3, 4, 5}
     assert tu.const_params["strlen"] == {0} and tu.const_params["strchr"] == {0}
     assert tu.const_params["memcpy"] == {1} and "memset" not in tu.const_params
     headercache.forget()  # a new process: the facts come from the disk cache

@@ -68,13 +68,16 @@ Precision choices (each is conservative in the direction that does not hide a bu
   whose exit depends on multi-valued values gate their whole body's writes to memory.
   Functions with ``goto`` use weak updates.
   A function called under a multi-valued predicate makes its writes to non-local memory
-  (globals, fields not reached through a parameter) multi-valued: ``if (rank == 0)
-  init();`` leaves the globals init() sets different on different ranks.
+  (globals, statics, fields not reached through a parameter or of a local struct)
+  multi-valued: ``if (rank == 0) init();`` leaves the globals init() sets different on
+  different ranks.
 * Calls of unknown external functions: the result is multi-valued iff an argument (or
   data it points to) is; a pointer argument is possibly written with a value derived from
   the other arguments (so ``sscanf(s, "%d", &x)`` leaves x single-valued, ``sprintf(buf,
-  "%d", rank)`` makes buf multi-valued); functions of ``catalogue.READ_ONLY_FUNCTIONS``
-  never write.
+  "%d", rank)`` makes buf multi-valued), except through the arguments of parameters
+  their prototype declares pointer-to-const or of an arithmetic type
+  (``frontend/prototypes.py``); functions of ``catalogue.READ_ONLY_FUNCTIONS`` never
+  write.  Enumerators are constants: no pointer, never written.
   Known MPI functions write only their catalogue outputs; per-process library functions
   are ``catalogue.rank_source`` entries (scanf is one: only rank 0 gets stdin).
 

@@ -24,7 +24,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
     uncast,
 )
-from mpicc_wrap.analysis.rankdep.pointsto import PointsTo, handle_cast
+from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
 from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
@@ -272,12 +272,23 @@ class Expressions(PointsTo, Visitor):
                     self._value(e.expr))
         if isinstance(e, c_ast.StructRef):
             where = self._value(e.name) if e.type == "->" else self._lvalue(e.name)[1]
-            via_param = (e.type == "->" and isinstance(e.name, c_ast.ID) and self._func
-                         is not None and e.name.name in self._func.params)
-            return [("ploc" if via_param else "loc", Field(e.field.name))], where
+            return [("ploc" if self._of_this_call(e) else "loc", Field(e.field.name))], where
         if isinstance(e, c_ast.Cast):
             return self._lvalue(e.expr)
         return [], self._value(e)
+
+    def _of_this_call(self, e: c_ast.StructRef) -> bool:
+        """``param->f``, or ``s.f`` of a local struct ``s`` of automatic storage: memory
+        the caller passed, or memory of this call that dies with it; either way not
+        gated by the gate the function is called under (``Scope._is_local_key``).
+        pnetcdf's ``ncmpio_hdr_put_NC``, called by rank 0 only, fills a local
+        ``putbuf.safe_mode``: that made every ``safe_mode`` field per-process."""
+        f, base = self._func, e.name
+        if f is None or not isinstance(base, c_ast.ID):
+            return False
+        if e.type == "->":
+            return base.name in f.params
+        return base.name in f.locals and base.name not in f.statics
 
     def _write(self, targets: list[Target], reason: str | None, strong: bool) -> None:
         local = reason or self._env_ctrl
@@ -430,7 +441,7 @@ class Expressions(PointsTo, Visitor):
     def _out(self, arg: c_ast.Node) -> list[Target]:
         """Locations a callee may write through argument ``arg``."""
         if isinstance(arg, c_ast.Cast):
-            return [] if handle_cast(arg) else self._out(arg.expr)
+            return [] if self._no_pointer(arg) else self._out(arg.expr)
         if self._env_array(arg):
             return [("env", arg.name)]  # type: ignore[attr-defined]
         if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":

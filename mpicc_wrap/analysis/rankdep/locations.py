@@ -244,6 +244,7 @@ class FunctionFacts:
     arrays: dict[str, int | None] = field(default_factory=dict)
     # Local datatypes built by MPI_Type_contiguous -> elements per item (datatypes.py)
     contiguous: dict[str, int] = field(default_factory=dict)
+    statics: set[str] = field(default_factory=set)  # locals of static storage duration
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
@@ -251,6 +252,25 @@ def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> b
     ``typedefs``: ``frontend/scalars.py``): a variable of it holds no pointer.  Other
     typedef names may hide pointers, so they are not scalars."""
     return is_arithmetic(t, typedefs)
+
+
+def enumerators(ext: list[c_ast.Node]) -> set[str]:
+    """The enumerators declared at file scope: constants, not variables.  Without
+    this an enumerator passed to an unknown function was a global that the call
+    could write through (pnetcdf's ``ncmpix_put_uint32(&pos, NC_UNSPECIFIED)`` in a
+    function rank 0 alone calls made ``NC_UNSPECIFIED`` per-process, and every later
+    call given it returned a per-process value)."""
+    found: set[str] = set()
+
+    class Enums(Visitor):
+        def visit_Enumerator(self, node: c_ast.Enumerator) -> None:
+            found.add(node.name)
+
+    scan = Enums()
+    for node in ext:
+        if not isinstance(node, c_ast.FuncDef):
+            scan.visit(node)
+    return found
 
 
 def is_function_type(t: c_ast.Node) -> bool:
@@ -317,12 +337,15 @@ def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
     scalars = {p.name for p in decl_params
                if isinstance(p, c_ast.Decl) and is_scalar(p.type, typedefs)}
     arrays_or_static: set[str] = set()
+    statics: set[str] = set()
     for node in scan.decls:
         if node.name and not is_function_type(node.type):
             local.add(node.name)
             if is_scalar(node.type, typedefs):
                 scalars.add(node.name)
-            if isinstance(node.type, c_ast.ArrayDecl) or "static" in (node.storage or []):
+            if {"static", "extern"} & set(node.storage or []):
+                statics.add(node.name)
+            if isinstance(node.type, c_ast.ArrayDecl) or node.name in statics:
                 arrays_or_static.add(node.name)
     # Names whose address is taken other than as a direct argument of a named call
     # (assumption: callees do not keep such pointers beyond the call).
@@ -334,7 +357,7 @@ def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
         is_scalar(getattr(defn.decl.type, "type", None), typedefs), scan.has_goto,
         scan.calls, arrays,
         {t: k for t, k in datatypes.contiguous(defn.body).items() if t in local}
-        if datatypes.BUILDERS.intersection(scan.calls) else {})
+        if datatypes.BUILDERS.intersection(scan.calls) else {}, statics)
 
 
 def env_arrays(defn: c_ast.FuncDef, decls: list[c_ast.Decl], defined: frozenset[str],
@@ -432,7 +455,7 @@ def callers_first(funcs: dict[str, FunctionFacts]) -> list[str]:
 
 # ("env", tracked local name) or ("envel", an element of a tracked local array: a
 # write never replaces the whole value) or ("loc", location) or ("ploc", a location
-# reached through a parameter: a field of ``param->``).
+# reached through a parameter or a local struct: a field of ``param->`` or ``local.``).
 Target = tuple[str, "str | Loc"]
 
 
@@ -443,6 +466,7 @@ class Scope:
     def __init__(self, funcs: dict[str, FunctionFacts], global_scalars: set[str]) -> None:
         self._funcs = funcs
         self._global_scalars = global_scalars
+        self._scalar_types: frozenset[str] = frozenset()  # set by the solver
         self._func: FunctionFacts | None = None
         self.store = Store()
 

@@ -17,6 +17,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Scope,
     callee,
     deref,
+    is_scalar,
 )
 
 __all__ = ["PointsTo", "handle_cast"]
@@ -50,7 +51,7 @@ class PointsTo(Scope):
         if isinstance(e, c_ast.StructRef):
             return self._load({Field(e.field.name)})
         if isinstance(e, c_ast.Cast):
-            return set() if handle_cast(e) else self._pointees(e.expr)
+            return set() if self._no_pointer(e) else self._pointees(e.expr)
         if isinstance(e, c_ast.BinaryOp):
             return self._pointees(e.left) | self._pointees(e.right)
         if isinstance(e, c_ast.TernaryOp):
@@ -61,6 +62,13 @@ class PointsTo(Scope):
         if f is not None and not f.returns_scalar:
             return self._load({Ret(f.name)})
         return set()
+
+    def _no_pointer(self, e: c_ast.Cast) -> bool:
+        """A cast to an MPI handle type (``handle_cast``) or to an arithmetic type
+        (``(uint) ncap->ndefined``): the value points to nothing the program can
+        reach through it."""
+        return handle_cast(e) or is_scalar(getattr(e.to_type, "type", None),
+                                           self._scalar_types)
 
     def _load(self, locs: set[Loc]) -> set[Loc]:
         """Pointees of a pointer value stored at any of ``locs`` (widened to ``{ANY}``

@@ -28,6 +28,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Param,
     Ret,
     callers_first,
+    enumerators,
     function_facts,
     is_scalar,
 )
@@ -69,8 +70,9 @@ class RankDependence(Statements):
         typedefs = scalar_types if scalar_types is not None else scalar_typedefs(ast.ext)
         funcs = {d.decl.name: function_facts(d, defined, typedefs) for d in defs}
         self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
+        # enumerators are constants: they hold no pointer and nothing writes them
         super().__init__(funcs, {d.name for d in self._global_decls
-                                 if is_scalar(d.type, typedefs)},
+                                 if is_scalar(d.type, typedefs)} | enumerators(ast.ext),
                          external, loc or (lambda line: f"line {line}"))
         self._ast = ast
         self._handle_names = handle_names or {}
