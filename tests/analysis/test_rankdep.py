@@ -714,3 +714,20 @@ def test_no_call_writes_through_an_argument_of_an_arithmetic_parameter() -> None
     assert [f.collective for f in unit.analyse(tu, {}).findings] == []
     tu.const_params.clear()  # without the prototype's word: the field is per-process
     assert [f.collective for f in unit.analyse(tu, {}).findings] == ["MPI_Barrier"]
+
+
+def test_a_value_cast_to_an_arithmetic_type_points_to_nothing() -> None:
+    """Scotch's ``memAllocGroup(&p, (size_t) (g->n * sizeof (Gnum)), ..., NULL)``: the
+    sizes are variadic, so no prototype covers them; what a per-process call stored
+    through the field ``n`` as if it were a pointer no longer flows into the result
+    through ``(unsigned long) g->n`` (``PointsTo._no_pointer``)."""
+    assert verdicts("""struct graph { long n; } *g;
+    int log_it(const char *, ...); void *group(void **, ...);
+    int main(void) {
+        int rank; void *a;
+        MPI_Comm_rank(0, &rank);
+        if (rank == 0) log_it("%ld", g->n);
+        if (group(&a, (unsigned long) g->n, 0) == 0) MPI_Barrier(0);
+        if (group(&a, g->n, 0) == 0) MPI_Barrier(0);
+        return 0;
+    }""") == [True, False, True]
