@@ -203,3 +203,40 @@ def test_the_failure_arm_of_a_check_is_no_path_of_the_cfg(check: str) -> None:
     assert [(f.collective, f.tag) for f in asked] == [("MPI_Barrier",
                                                        "mpi-error-divergence")]
     assert "!intrarank" in [c.text for c in asked[0].conditions]
+
+
+ROOT_ONLY = """\
+#include <mpi.h>
+#include <stdlib.h>
+int foo(int);
+int uniform_inner(int n) {
+    int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) { if (n > 5) return 1; }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+int allocation(int n) {
+    int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) { if (calloc(n, 4) == NULL) return 1; }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+int unknown_result(int n) {
+    int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) { if (foo(n) == 0) return 1; }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+"""
+
+
+def test_only_a_failure_arm_leaves_the_collective_unwarned() -> None:
+    """Rank 0 alone returns early: on a test the same everywhere (``n > 5``) or on an
+    unknown call's result that is still a divergence; only the allocation failure
+    is assumed away, and reported on request."""
+    tu = parse_source(ROOT_ONLY)
+    found = {f.function: f.tag for f in unit.analyse(tu, {}).findings}
+    assert found == {"uniform_inner": "mpi-collective-order",
+                     "unknown_result": "mpi-collective-order"}
+    asked = {f.function: f.tag for f in unit.analyse(tu, {}, error_divergence=True).findings}
+    assert asked == {**found, "allocation": "mpi-error-divergence"}
