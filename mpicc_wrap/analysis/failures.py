@@ -34,6 +34,10 @@ Recognised, each under casts, ``!``, ``&&``, ``||`` and ``__builtin_expect``:
 * a fresh pointer: the result of ``malloc`` and its kin, an assignment of one, or a
   local that the function writes only with such results (never NULL, never through its
   address); it is false (NULL) only on failure.
+
+An arm that holds a label (``if (rc) { fail: cleanup(); return rc; }``, the target of
+a ``goto fail`` elsewhere) or a ``case`` is reached without its test, so it is walked
+and kept in the CFG like any other arm.
 """
 
 from __future__ import annotations
@@ -77,11 +81,41 @@ def failure_tests(ast: c_ast.FileAST) -> dict[int, Arms]:
         scan = _Writes(defined)
         scan.visit(d.body)
         codes, fresh = scan.codes(), scan.fresh()
-        for test in scan.tests:
-            arms = _arms(test, defined, codes, fresh)
+        for test, then, other in scan.tests:
+            t, f = _arms(test, defined, codes, fresh)
+            arms = (t and not _entered(then), f and not _entered(other))
             if arms != _NOTHING:
                 found[id(test)] = arms
     return found
+
+
+def _entered(arm: c_ast.Node | None) -> bool:
+    """True when a jump can enter ``arm`` without its test: it holds a label or a
+    ``case``/``default`` (of a switch around the test)."""
+
+    class Labels(Visitor):
+        found = False
+        switches = 0  # the cases of a switch inside the arm are its own
+
+        def visit_Label(self, node: c_ast.Node) -> None:
+            self.found = True
+
+        def visit_Switch(self, node: c_ast.Switch) -> None:
+            self.switches += 1
+            self.generic_visit(node)
+            self.switches -= 1
+
+        def visit_Case(self, node: c_ast.Node) -> None:
+            self.found = self.found or self.switches == 0
+            self.generic_visit(node)
+
+        visit_Default = visit_Case
+
+    if arm is None:
+        return False
+    scan = Labels()
+    scan.visit(arm)
+    return scan.found
 
 
 def _name(call: c_ast.FuncCall) -> str:
@@ -120,7 +154,7 @@ class _Writes(Visitor):
         self.defined = defined
         self.kinds: dict[str, set[str]] = {}
         self.locals: set[str] = set()
-        self.tests: list[c_ast.Node] = []
+        self.tests: list[tuple[c_ast.Node, c_ast.Node | None, c_ast.Node | None]] = []
 
     def _kind(self, value: c_ast.Node) -> str:
         if _is_mpi_code(value, self.defined):
@@ -162,7 +196,7 @@ class _Writes(Visitor):
         self.generic_visit(node)
 
     def visit_If(self, node: c_ast.If) -> None:
-        self.tests.append(node.cond)
+        self.tests.append((node.cond, node.iftrue, node.iffalse))
         self.generic_visit(node)
 
     visit_TernaryOp = visit_If

@@ -77,6 +77,9 @@ THEN, ELSE = (True, False), (False, True)
     ("int *p = malloc(8); if (p) rank++; else return 1;", ELSE),
     ("int *p = (int *) malloc(8); if (NULL == p) return 1;", THEN),
     ("int *p = malloc(8); if (p != NULL) rank++; else return 1;", ELSE),
+    # a switch inside the failure arm has its own cases
+    ("int rc = MPI_Barrier(comm); if (rc != 0) { switch (rc) { case 1: return 1; } }",
+     THEN),
 ])
 def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None) -> None:
     assert _arms(body)[-1] == arms
@@ -102,6 +105,9 @@ def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None)
     "int *p = malloc(8); p = data; if (p == NULL) return 1;",
     # a global written elsewhere
     "if (shared_rc != 0) return 1;",
+    # an arm a goto or a case of an outer switch enters without the test
+    "int rc = MPI_Barrier(comm); if (rank) goto fail; if (rc != 0) { fail: return 1; }",
+    "int rc = MPI_Barrier(comm); switch (rank) { case 0: if (rc != 0) { case 1: rank++; } }",
 ])
 def test_other_tests_are_not_failure_tests(body: str) -> None:
     assert _arms(body)[-1] is None
