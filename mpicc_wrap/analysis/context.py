@@ -98,18 +98,19 @@ class Context:
 
 
 def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOracle,
-          error_exits: bool = True, success: bool = True) -> Context:
+          error_exits: bool = True,
+          failing: Mapping[int, failures.Arms] | None = None) -> Context:
     """The context of one analysis run, summaries included.  ``error_exits``: paths
-    that can only end in an error exit end the job like MPI_Abort (cfg.build);
-    ``success``: so do the failure arms of failure tests (``failures.py``)."""
+    that can only end in an error exit end the job like MPI_Abort (cfg.build); so do
+    the failure arms of the failure tests ``failing`` (``failures.failure_tests``;
+    None: none, -Wmpi-error-divergence)."""
     graph = CallGraph(tu.ast, dict(external), tu.system_calls)
     noreturn = (catalogue.NORETURN_FUNCTIONS | tu.noreturn | graph.declared_noreturn
                 | {n for n, s in external.items() if s.noreturn})
     aborts = frozenset(n for n, f in catalogue.CATALOGUE.items() if f.kind == "abort")
     if error_exits:  # another file's function that always ends the job (sc_abort_verbose)
         aborts |= {n for n, s in external.items() if s.ends_job and n not in graph.defs}
-    failing = failures.failure_tests(tu.ast) if success else {}
-    cfgs, noreturn, aborts = _build_cfgs(graph, noreturn, aborts, error_exits, failing)
+    cfgs, noreturn, aborts = _build_cfgs(graph, noreturn, aborts, error_exits, failing or {})
     file_names: set[str] = {getattr(d, "name", None)
                             or getattr(getattr(d, "decl", None), "name", "") or ""
                             for d in tu.ast.ext} - {""} | tu.pruned

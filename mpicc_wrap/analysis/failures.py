@@ -47,7 +47,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis.literals import int_constant
 from mpicc_wrap.analysis.visitor import Visitor
 
-__all__ = ["ALLOCATORS", "NO_ERROR_CODE", "failure_tests"]
+__all__ = ["ALLOCATORS", "NO_ERROR_CODE", "Arms", "failure_tests"]
 
 # MPI functions whose result is not an error code (MPI-4 §9.6 and the handle
 # conversions of §19.3.4), and the tool interface (MPI_T_*, whose error classes also
@@ -92,30 +92,33 @@ def failure_tests(ast: c_ast.FileAST) -> dict[int, Arms]:
 def _entered(arm: c_ast.Node | None) -> bool:
     """True when a jump can enter ``arm`` without its test: it holds a label or a
     ``case``/``default`` (of a switch around the test)."""
-
-    class Labels(Visitor):
-        found = False
-        switches = 0  # the cases of a switch inside the arm are its own
-
-        def visit_Label(self, node: c_ast.Node) -> None:
-            self.found = True
-
-        def visit_Switch(self, node: c_ast.Switch) -> None:
-            self.switches += 1
-            self.generic_visit(node)
-            self.switches -= 1
-
-        def visit_Case(self, node: c_ast.Node) -> None:
-            self.found = self.found or self.switches == 0
-            self.generic_visit(node)
-
-        visit_Default = visit_Case
-
     if arm is None:
         return False
-    scan = Labels()
+    scan = _Labels()
     scan.visit(arm)
     return scan.found
+
+
+class _Labels(Visitor):
+    """Whether a subtree holds a label, or a case of a switch outside it."""
+
+    def __init__(self) -> None:
+        self.found = False
+        self.switches = 0  # the cases of a switch inside the subtree are its own
+
+    def visit_Label(self, node: c_ast.Node) -> None:
+        self.found = True
+
+    def visit_Switch(self, node: c_ast.Switch) -> None:
+        self.switches += 1
+        self.generic_visit(node)
+        self.switches -= 1
+
+    def visit_Case(self, node: c_ast.Node) -> None:
+        self.found = self.found or self.switches == 0
+        self.generic_visit(node)
+
+    visit_Default = visit_Case
 
 
 def _name(call: c_ast.FuncCall) -> str:

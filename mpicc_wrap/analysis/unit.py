@@ -13,9 +13,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+from collections.abc import Mapping
 
 from mpicc_wrap import rules
-from mpicc_wrap.analysis import callgraph, context, findings
+from mpicc_wrap.analysis import callgraph, context, failures, findings
 from mpicc_wrap.analysis.context import RankOracle
 from mpicc_wrap.analysis.rankdep import seeds
 from mpicc_wrap.errors import AnalysisSkipped
@@ -25,8 +26,9 @@ __all__ = ["RankOracle", "analyse"]
 
 
 def _collect(tu: ParsedTU, external: dict[str, FunctionSummary], oracle: RankOracle,
-             error_exits: bool, everything: bool, success: bool = True) -> TUAnalysis:
-    return findings.collect(context.build(tu, external, oracle, error_exits, success),
+             error_exits: bool, everything: bool, failing: Mapping[int, failures.Arms]
+             ) -> TUAnalysis:
+    return findings.collect(context.build(tu, external, oracle, error_exits, failing),
                             everything)
 
 
@@ -41,7 +43,7 @@ def _tagged(default: TUAnalysis, reported: TUAnalysis, rule: rules.Rule) -> TUAn
 
 
 def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str],
-            success: bool = True) -> RankOracle:
+            failing: Mapping[int, failures.Arms]) -> RankOracle:
     from mpicc_wrap.analysis import rankdep
 
     if not seeds.has_seeds(tu.ast, external, called):
@@ -54,7 +56,7 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
 
     return rankdep.RankDependence(tu.ast, external, loc=where, handle_names=tu.handle_names,
                                   const_params=tu.const_params,
-                                  scalar_types=tu.scalar_typedefs, success=success)
+                                  scalar_types=tu.scalar_typedefs, failures=failing)
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
@@ -78,15 +80,15 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
         called = seeds.call_names(tu.ast)
         consulted = called - set(callgraph.functions(tu.ast))
         external = {n: s for n, s in external.items() if n in consulted}
-        oracle = oracle or _oracle(tu, external, called)
-        result = _collect(tu, external, oracle, True, everything)
+        failing = failures.failure_tests(tu.ast)  # one scan: the oracle and the CFGs
+        oracle = oracle or _oracle(tu, external, called, failing)
+        result = _collect(tu, external, oracle, True, everything, failing)
         if exit_divergence:
-            result = _tagged(result, _collect(tu, external, oracle, False, everything),
-                             rules.EXIT_DIVERGENCE)
+            result = _tagged(result, _collect(tu, external, oracle, False, everything,
+                                              failing), rules.EXIT_DIVERGENCE)
         if error_divergence and not isinstance(oracle, seeds.Uniform):
-            failing = _oracle(tu, external, called, success=False)
-            result = _tagged(result, _collect(tu, external, failing, not exit_divergence,
-                                              everything, success=False),
+            result = _tagged(result, _collect(tu, external, _oracle(tu, external, called, {}),
+                                              not exit_divergence, everything, {}),
                              rules.ERROR_DIVERGENCE)
     except AnalysisSkipped:
         raise

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import collections
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis.failures import failure_tests
+from mpicc_wrap.analysis.failures import Arms, failure_tests
 from mpicc_wrap.analysis.rankdep.communicators import (
     comm_location,
     enum_values,
@@ -54,7 +54,8 @@ class RankDependence(Statements):
                  handle_names: dict[str, str] | None = None,
                  within: Loc | None = None, signs: Signs | None = None,
                  const_params: dict[str, frozenset[int]] | None = None,
-                 scalar_types: frozenset[str] | None = None, success: bool = True) -> None:
+                 scalar_types: frozenset[str] | None = None, success: bool = True,
+                 failures: Mapping[int, Arms] | None = None) -> None:
         """``handle_names``: the MPI library's handle expansions (``MPI_COMM_NULL``...);
         ``within``: solve relative to the communicator whose handle is stored there
         (``communicators.py``; None: relative to MPI_COMM_WORLD); ``signs``: the TU's
@@ -64,7 +65,8 @@ class RankDependence(Statements):
         ``scalar_types``: the typedef names of arithmetic types (``frontend/scalars.py``;
         None: those the TU's own typedefs declare); ``success``: assume that no MPI
         call and no allocation fails (``analysis/failures.py``; -Wmpi-error-divergence:
-        False)."""
+        False); ``failures``: the TU's failure tests when already computed (the CFGs
+        use them too)."""
         defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
         defined = frozenset(d.decl.name for d in defs)
         typedefs = scalar_types if scalar_types is not None else scalar_typedefs(ast.ext)
@@ -87,8 +89,8 @@ class RankDependence(Statements):
         self._signs = signs or Signs(funcs)  # a relative solve shares the world's
         self._const_params = const_params or {}
         self._scalar_types = typedefs
-        self._success = success
-        self._failures = failure_tests(ast) if success else {}
+        self._failures = dict(failures if failures is not None
+                              else failure_tests(ast) if success else {})
         self.walks = 0  # unit walks the solver made (for the stress tests)
         self._solve()
 
@@ -107,8 +109,8 @@ class RankDependence(Statements):
         if within not in self._relative:
             self._relative[within] = RankDependence(
                 self._ast, self._external, self._loc, self._handle_names, within,
-                self._signs, self._const_params, self._scalar_types, self._success
-            ) if self._relative_differs(within) else self
+                self._signs, self._const_params, self._scalar_types,
+                failures=self._failures) if self._relative_differs(within) else self
         return self._relative[within]._reason(func_name, expr)
 
     def _relative_differs(self, within: Loc) -> bool:
