@@ -44,6 +44,10 @@ SWITCHES: tuple[Switch, ...] = (
            "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "
            "past it the TU compiles unchanged with a note; 0: no limit"),
+    Switch("MPICC_WRAP_SPECULATE", "1", "1: when a CPU is idle, run the user's compile "
+           "command beside the analysis and keep its object if the analysis rewrites "
+           "nothing (a compile to a file, stderr not a terminal, no -Werror on our tags); "
+           "always: whatever the load; 0: compile after the analysis"),
     Switch("MPICC_WRAP_LINE_TABLES", "1", "1: a C compile whose command has no -g option "
            "gets -g1 (line tables only; the code is the same) so that run-time reports name "
            "file:line; 0: compile with the user's debug options only"),
@@ -86,6 +90,12 @@ def _flag(env: dict[str, str], name: str, default: str) -> bool:
     return env.get(name, default).strip().lower() not in ("", "0", "no", "off", "false")
 
 
+def _speculate(env: dict[str, str]) -> str:
+    if env.get("MPICC_WRAP_SPECULATE", "").strip().lower() == "always":
+        return "always"
+    return "idle" if _flag(env, "MPICC_WRAP_SPECULATE", "1") else "off"
+
+
 def _number(env: dict[str, str], name: str, default: str, kind: Callable[[str], N]) -> N:
     """A non-negative number switch; a malformed value is a one-line user error."""
     text = env.get(name, "").strip() or default
@@ -121,6 +131,7 @@ class Options(NamedTuple):
     budget: float = 30.0
     memory: int = 2048
     line_tables: bool = True  # MPICC_WRAP_LINE_TABLES
+    speculate: str = "idle"  # MPICC_WRAP_SPECULATE: off, idle (1) or always
     exit_divergence: bool = False  # set from -Wmpi-exit-divergence, not from the env
     error_divergence: bool = False  # set from -Wmpi-error-divergence, not from the env
 
@@ -142,6 +153,7 @@ class Options(NamedTuple):
             budget=_number(e, "MPICC_WRAP_BUDGET", "30", float),
             memory=_number(e, "MPICC_WRAP_MEMORY", "2048", int),
             line_tables=_flag(e, "MPICC_WRAP_LINE_TABLES", "1"),
+            speculate=_speculate(e),
         )
 
 

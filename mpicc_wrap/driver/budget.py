@@ -37,10 +37,13 @@ __all__ = ["run"]
 
 T = TypeVar("T")
 _CHUNK = 1 << 16
+TICK_SECONDS = 0.1
 
 
-def run(fn: Callable[[], T], seconds: float, mebibytes: int, debug: bool = False) -> T:
-    """``fn()`` computed in a child within the budget; AnalysisSkipped otherwise."""
+def run(fn: Callable[[], T], seconds: float, mebibytes: int, debug: bool = False,
+        tick: Callable[[], None] | None = None) -> T:
+    """``fn()`` computed in a child within the budget; AnalysisSkipped otherwise.
+    ``tick``: called about every ``TICK_SECONDS`` while the child runs."""
     from mpicc_wrap.frontend.parser import deep_stack
 
     if seconds <= 0:
@@ -52,7 +55,7 @@ def run(fn: Callable[[], T], seconds: float, mebibytes: int, debug: bool = False
         _child(fn, write_end, seconds, mebibytes, debug)
     os.close(write_end)
     try:
-        data = _collect(read_end, time.monotonic() + seconds)
+        data = _collect(read_end, time.monotonic() + seconds, tick)
     finally:
         os.close(read_end)
         status = _reap(pid)
@@ -125,16 +128,19 @@ def _address_space() -> int:
         return 0
 
 
-def _collect(fd: int, deadline: float) -> bytes | None:
+def _collect(fd: int, deadline: float, tick: Callable[[], None] | None = None
+             ) -> bytes | None:
     """Everything the child writes, or None if the deadline passes first."""
     chunks: list[bytes] = []
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             return None
-        ready, _, _ = select.select([fd], [], [], left)
+        ready, _, _ = select.select([fd], [], [], min(left, TICK_SECONDS) if tick else left)
         if not ready:
-            return None
+            if tick is not None:
+                tick()
+            continue
         chunk = os.read(fd, _CHUNK)
         if not chunk:
             return b"".join(chunks)

@@ -5,6 +5,7 @@ unchanged; our own failures on valid code never fail the build."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -18,7 +19,7 @@ from mpicc_wrap import sideindex
 from mpicc_wrap.analysis import summaries
 from mpicc_wrap.driver import commands as pp
 from mpicc_wrap.driver import compiler as cc
-from mpicc_wrap.driver import direct, netcompile, relink, stage
+from mpicc_wrap.driver import direct, netcompile, relink, speculate, stage
 from mpicc_wrap.driver.cmdline import COMPILED, Arg, Invocation
 from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.driver.tempfiles import captured_stderr, private_dir
@@ -85,6 +86,9 @@ class Build:
         self.stdin, self.tmp = stdin, tmp
         self.units = [self._unit(k, src) for k, src in enumerate(inv.sources)]
         self.skips: list[str] = []  # "FILE: REASON" of our own failures
+        self.spec: speculate.Speculation | None = None  # the user's compile, running
+        self.spec_done = False  # the analyses are over: too late to start it
+        self.may_speculate = self._may_speculate()
 
     def _unit(self, k: int, source: Arg) -> Unit:
         base = os.path.join(self.tmp, f"{k}-{pp.stem(source.value) or 'stdin'}")
@@ -92,8 +96,45 @@ class Build:
         return Unit(source, obj, base + ".i", base + ".d")
 
     def original(self) -> int:
-        """Run the user's command as given (minus our own flags)."""
+        """Run the user's command as given (minus our own flags), or finish the run
+        of it that started with the analysis."""
+        spec, self.spec = self.spec, None
+        if spec is not None:
+            return spec.finish()
         return cc.run([*self.compiler, *self.inv.command], self.stdin)[0]
+
+    def _may_speculate(self) -> bool:
+        """Whether the user's command may run beside the analysis (``speculate``):
+        only where its result is the build's whenever the analysis rewrites nothing."""
+        o, inv = self.options, self.inv
+        return (o.speculate != "off" and inv.mode in ("compile", "assemble")
+                and self.stdin is None and inv.output != "-" and not o.strict
+                and not o.werror and "error" not in inv.warning_flags.values()
+                and not sys.stderr.isatty())
+
+    def _speculate(self) -> None:
+        """Start the user's command if it may run and a CPU is idle; called before the
+        preprocessing and, while an analysis runs, about every 0.1 s: the other jobs
+        of a ``make -j`` end, and a long analysis need not wait for its own."""
+        if (self.spec is None and not self.spec_done and self.may_speculate
+                and (self.options.speculate == "always" or speculate.idle_cpu())):
+            self.spec = speculate.Speculation([*self.compiler, *self.inv.command], self.tmp)
+
+    def _cancel(self) -> None:
+        spec, self.spec = self.spec, None
+        if spec is not None:
+            spec.cancel()
+
+    def _discard(self) -> None:
+        """A failed build leaves no object, as gcc's own failures do (``_may_speculate``
+        keeps a running compile out of builds that can fail here; this is the
+        backstop)."""
+        if self.spec is None:
+            return
+        self._cancel()
+        for unit in self.units:
+            with contextlib.suppress(OSError):
+                os.unlink(unit.obj)
 
     def run(self) -> int:
         """Build; our notes are printed only when the build succeeds (on a user error
@@ -107,16 +148,25 @@ class Build:
         return code
 
     def _build(self) -> int:
+        self._speculate()
+        try:
+            return self._steps()
+        finally:
+            self._cancel()  # an exception, or a result it did not give
+
+    def _steps(self) -> int:
         for unit in self.units:
             if not self._preprocess(unit):
                 return self.original()  # the user's error, in the compiler's words
             unit.result = self._analyse(unit)
+        self.spec_done = True
         if self.skips and self.options.strict:
             code = self._syntax_check()
             if code != 0:
                 return code  # invalid C: the compiler says why
             raise WrapError(f"analysis skipped for {self.skips[0]}")
         if sum(u.result.errors for u in self.units if u.result):
+            self._discard()
             return 1
         if self.inv.mode == "link":
             return self._link()
@@ -177,7 +227,8 @@ class Build:
             unit.seen = sideindex.visible(unit.obj, unit.names, self.inv.include_dirs)
             external = summaries.from_raw(unit.seen)
             return stage.run_budgeted(text, unit.name, self.compiler, self.options,
-                                      external=external, warning_flags=self.inv.warning_flags)
+                                      external=external, warning_flags=self.inv.warning_flags,
+                                      tick=self._speculate)
         except Exception as exc:  # our failure on valid code never fails the build
             reason = str(exc) if isinstance(exc, AnalysisSkipped) else (
                 f"internal error: {type(exc).__name__}: {exc}")
@@ -206,6 +257,8 @@ class Build:
     def _compile(self) -> int:
         """-c / -S: compile rewritten units ourselves, the rest with the user's command
         restricted to them."""
+        if any(u.rewritten for u in self.units):
+            self._cancel()  # its output is not the build's
         done = [u for u in self.units if u.rewritten and self._compile_rewritten(u, u.obj)]
         failed = [u for u in self.units if u.rewritten and u not in done]
         for unit in done:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import io
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
@@ -110,10 +111,12 @@ def _miss(pp_text: str, source: str, compiler: list[str], options: Options,
 def run_budgeted(pp_text: str, source: str, compiler: list[str], options: Options,
                  external: dict[str, FunctionSummary] | None = None,
                  warning_flags: dict[str, str] | None = None,
-                 stream: TextIO | None = None) -> StageResult:
+                 stream: TextIO | None = None,
+                 tick: Callable[[], None] | None = None) -> StageResult:
     """``run`` within the time and memory budget of ``options`` (see ``budget``); what
     it prints reaches ``stream`` only when it finishes.  A cache hit is served here,
-    without a child process.  Raises ``AnalysisSkipped``."""
+    without a child process.  ``tick``: called now and then while the child runs.
+    Raises ``AnalysisSkipped``."""
     from mpicc_wrap.driver import budget, resultcache
 
     out = stream if stream is not None else sys.stderr
@@ -135,7 +138,8 @@ def run_budgeted(pp_text: str, source: str, compiler: list[str], options: Option
             result = run(pp_text, source, compiler, options, external, flags, printed)
         return result, printed.getvalue()
 
-    result, printed = budget.run(stage, options.budget, options.memory, options.debug)
+    result, printed = budget.run(stage, options.budget, options.memory, options.debug,
+                                 tick)
     out.write(printed)
     out.flush()
     return result
