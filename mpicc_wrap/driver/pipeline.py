@@ -89,6 +89,7 @@ class Build:
         self.spec: speculate.Speculation | None = None  # the user's compile, running
         self.spec_done = False  # the analyses are over: too late to start it
         self.may_speculate = self._may_speculate()
+        self.terminal = sys.stderr.isatty()  # before a capture for the direct cache
 
     def _unit(self, k: int, source: Arg) -> Unit:
         base = os.path.join(self.tmp, f"{k}-{pp.stem(source.value) or 'stdin'}")
@@ -109,16 +110,19 @@ class Build:
         o, inv = self.options, self.inv
         return (o.speculate != "off" and inv.mode in ("compile", "assemble")
                 and self.stdin is None and inv.output != "-" and not o.strict
-                and not o.werror and "error" not in inv.warning_flags.values()
-                and not sys.stderr.isatty())
+                and not o.werror and "error" not in inv.warning_flags.values())
 
-    def _speculate(self) -> None:
-        """Start the user's command if it may run and a CPU is idle; called before the
-        preprocessing and, while an analysis runs, about every 0.1 s: the other jobs
-        of a ``make -j`` end, and a long analysis need not wait for its own."""
-        if (self.spec is None and not self.spec_done and self.may_speculate
-                and (self.options.speculate == "always" or speculate.idle_cpu())):
-            self.spec = speculate.Speculation([*self.compiler, *self.inv.command], self.tmp)
+    def _speculate(self, unit: Unit | None = None) -> None:
+        """Start the user's command if it may run and a CPU is idle, or the TU just
+        preprocessed (``unit``) is large (``speculate.large``); called before the
+        preprocessing, after it, and about every 0.1 s while an analysis runs (the
+        other jobs of a ``make -j`` end; a long analysis need not wait for them)."""
+        if self.spec is not None or self.spec_done or not self.may_speculate:
+            return
+        if (self.options.speculate == "always" or speculate.idle_cpu()
+                or (unit is not None and speculate.large(unit.text_path))):
+            self.spec = speculate.Speculation([*self.compiler, *self.inv.command], self.tmp,
+                                              terminal=self.terminal)
 
     def _cancel(self) -> None:
         spec, self.spec = self.spec, None
@@ -158,6 +162,7 @@ class Build:
         for unit in self.units:
             if not self._preprocess(unit):
                 return self.original()  # the user's error, in the compiler's words
+            self._speculate(unit)
             unit.result = self._analyse(unit)
         self.spec_done = True
         if self.skips and self.options.strict:

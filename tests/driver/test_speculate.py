@@ -26,6 +26,7 @@ case " $* " in
   *" -E "*|*" -show "*|*rewritten.i*) ;;
   *" -c "*|*" -S "*)
     echo "compiler: note from the user's compile" >&2
+    if [ -t 2 ]; then echo "compiler: stderr is a terminal" >&2; fi
     touch "$MARK"
     if [ -n "$SLOW" ]; then sleep 120 & echo $! > "$SLOW"; wait; exit 0; fi ;;
 esac
@@ -102,14 +103,30 @@ def test_no_speculation_where_a_sequential_build_could_differ(
     assert stage.calls and not stage.seen
 
 
-def test_no_speculation_when_stderr_is_a_terminal(
-        fake: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
-    """A compiler colours what it writes to a terminal: its messages cannot be kept in
-    a file and replayed unchanged."""
-    stage = use_stage(monkeypatch, WaitingStage(fake, 0.5))
+def test_on_a_terminal_the_compiler_writes_to_a_terminal(
+        fake: Path, work: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """A compiler colours what it writes to a terminal: with our stderr a terminal,
+    the compile beside the analysis writes to a pseudo-terminal, and its bytes reach
+    ours unchanged ("\\n", not the terminal's "\\r\\n")."""
+    stage = use_stage(monkeypatch, WaitingStage(fake, 60))
     monkeypatch.setattr("sys.stderr.isatty", lambda: True)
     assert cli.main(["-c", "hello.c"]) == 0
-    assert stage.calls and not stage.seen
+    assert stage.seen
+    err = capfd.readouterr().err
+    assert "compiler: note from the user's compile\ncompiler: stderr is a terminal\n" in err
+    assert "\r" not in err
+
+
+def test_a_large_tu_speculates_on_a_busy_machine(
+        fake: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """Its compile and its analysis are the critical path: overlap them anyway."""
+    monkeypatch.setenv("MPICC_WRAP_SPECULATE", "1")
+    monkeypatch.setattr(speculate, "idle_cpu", lambda: False)
+    monkeypatch.setattr(speculate, "LARGE_BYTES", 1000)  # hello.c with stdio.h: more
+    stage = use_stage(monkeypatch, WaitingStage(fake, 60))
+    assert cli.main(["-c", "hello.c"]) == 0
+    assert stage.seen
 
 
 def _gone(pid: int) -> bool:
