@@ -99,9 +99,10 @@ class Build:
     def original(self) -> int:
         """Run the user's command as given (minus our own flags), or finish the run
         of it that started with the analysis."""
-        spec, self.spec = self.spec, None
-        if spec is not None:
-            return spec.finish()
+        if self.spec is not None:  # an interrupt while it finishes still stops it
+            code = self.spec.finish()
+            self.spec = None
+            return code
         return cc.run([*self.compiler, *self.inv.command], self.stdin)[0]
 
     def _may_speculate(self) -> bool:

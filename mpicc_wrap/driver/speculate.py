@@ -102,7 +102,6 @@ class Speculation:
                 command, env=cc.child_env(), stdin=subprocess.DEVNULL,
                 stderr=self.out.child_fd, process_group=0)
         except OSError as exc:
-            self.out.close()
             raise WrapError(f"cannot run {command[0]}: {exc.strerror}") from exc
         finally:
             self.out.started()

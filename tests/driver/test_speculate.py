@@ -154,6 +154,25 @@ def test_instrumented_tu_stops_the_users_compile(
     assert subprocess.run([str(work / "prog")], timeout=60).returncode == 3
 
 
+def test_an_interrupt_while_waiting_for_the_compile_stops_it(
+        fake: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """Ctrl-C reaches mpicc-wrap's process group, not the compile's: mpicc-wrap
+    stops it on its way out (exit 130), also while it waits for it."""
+    pid_file = work / "sleeper.pid"
+    monkeypatch.setenv("SLOW", str(pid_file))
+    use_stage(monkeypatch, WaitingStage(fake, 60))
+    def interrupted(self: speculate.Speculation) -> int:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text().strip():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(speculate.Speculation, "finish", interrupted)
+    assert cli.main(["-c", "hello.c"]) == 130
+    assert _gone(int(pid_file.read_text()))
+
+
 def test_errors_of_ours_leave_no_object(
         fake: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """The backstop: a stage reporting errors where none could be expected still fails
