@@ -115,12 +115,15 @@ class Build:
 
     def _speculate(self, unit: Unit | None = None) -> None:
         """Start the user's command if it may run and a CPU is idle, or the TU just
-        preprocessed (``unit``) is large (``speculate.large``); called before the
-        preprocessing, after it, and about every 0.1 s while an analysis runs (the
-        other jobs of a ``make -j`` end; a long analysis need not wait for them)."""
+        preprocessed (``unit``) is large (``speculate.large``), or no TU is ever
+        rewritten (``MPICC_WRAP_INSTRUMENT=0``: its work is never thrown away).  Called
+        before the preprocessing, after it, and about every 0.1 s while an analysis runs
+        (the other jobs of a ``make -j`` end; a long analysis need not wait for them)."""
         if self.spec is not None or self.spec_done or not self.may_speculate:
             return
-        if (self.options.speculate == "always" or speculate.idle_cpu()
+        o = self.options
+        if (o.speculate == "always" or not o.instrument  # nothing is rewritten: no waste
+                or speculate.idle_cpu()
                 or (unit is not None and speculate.large(unit.text_path))):
             self.spec = speculate.Speculation([*self.compiler, *self.inv.command], self.tmp,
                                               terminal=self.terminal)

@@ -210,6 +210,17 @@ def test_default_speculates_only_on_an_idle_cpu(
         assert stage.seen is idle
 
 
+def test_warn_only_speculates_on_a_busy_machine(
+        fake: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """MPICC_WRAP_INSTRUMENT=0 rewrites nothing: the compile is always the build's."""
+    monkeypatch.setenv("MPICC_WRAP_SPECULATE", "1")
+    monkeypatch.setenv("MPICC_WRAP_INSTRUMENT", "0")
+    monkeypatch.setattr(speculate, "idle_cpu", lambda: False)
+    stage = use_stage(monkeypatch, WaitingStage(fake, 60))
+    assert cli.main(["-c", "hello.c"]) == 0
+    assert stage.seen
+
+
 def test_a_cpu_freed_during_the_analysis_starts_the_compile(
         fake: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """Busy when mpicc-wrap starts, idle a moment later (the other job of a make -j2
