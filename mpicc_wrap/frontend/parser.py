@@ -39,6 +39,7 @@ T = TypeVar("T")
 
 _LINEMARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)(?:\s+"((?:[^"\\]|\\.)*)")?([\s\d]*)$')
 _PRAGMA = re.compile(r"^\s*#\s*pragma\b")
+_ESCAPE = re.compile(r"\\(.)")
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _ERROR_POS = re.compile(r":(\d+)(?::(\d+))?:\s*(.*)$", re.S)
 _DEEP_THREAD = "mpicc-wrap-deep-stack"
@@ -104,16 +105,17 @@ def split(text: str, main_file: str, system_dirs: tuple[str, ...] = ()) -> Split
     for index, line in enumerate(lines):
         m = _LINEMARKER.match(line) if line.startswith("#") else None
         if m:
-            file = _unescape(m.group(2)) if m.group(2) is not None else file
+            number, name, flags = m.groups()
+            file = _unescape(name) if name is not None else file
             first = first or file
             if file not in system:
-                system[file] = file != first and _is_system(file, m.group(3).split(), system_dirs)
+                system[file] = file != first and _is_system(file, flags.split(), system_dirs)
             kind = SYSTEM if system[file] else USER
             if kind == USER:
                 user_markers.add(index)
             kinds.append(MARKER)
-            linemap.append((file, max(int(m.group(1)) - 1, 0)))
-            line_no = int(m.group(1))
+            line_no = int(number)
+            linemap.append((file, max(line_no - 1, 0)))
             continue
         directive = line.startswith("#") and not _PRAGMA.match(line)
         kinds.append(MARKER if directive else kind)  # a pragma line keeps its file's kind
@@ -124,7 +126,9 @@ def split(text: str, main_file: str, system_dirs: tuple[str, ...] = ()) -> Split
 
 
 def _unescape(name: str) -> str:
-    return re.sub(r"\\(.)", r"\1", name)
+    """A marker's file name as the file system spells it (most have no escape: a
+    generated table may bring 100,000 markers, pnetcdf's utf8proc.c 116,000)."""
+    return _ESCAPE.sub(r"\1", name) if "\\" in name else name
 
 
 def _is_system(file: str, flags: list[str], system_dirs: tuple[str, ...]) -> bool:

@@ -322,3 +322,18 @@ def test_system_calls_use_the_frontends_one_notion_of_a_system_header() -> None:
     st = parser.split(text, "src.c", system_dirs=("/opt/mpi/include",))
     assert st.system_calls() == {"MPIX_Query_thing", "printf"}
     assert parser.split(text, "src.c").system_calls() == {"printf"}
+
+
+def test_marker_file_names_are_unescaped() -> None:
+    """cpp escapes '"' and '\\' in a marker's file name; the line map names the file
+    as the file system does (and a name without escapes as it is)."""
+    text = ('# 1 "src.c"\n'
+            'int a;\n'
+            '# 1 "odd\\\\dir/q\\"uote.h" 1\n'
+            'int b;\n'
+            '# 3 "src.c" 2\n'
+            'int c;\n')
+    st = parser.split(text, "src.c")
+    assert st.linemap[1] == ("src.c", 1)
+    assert st.linemap[3] == ('odd\\dir/q"uote.h', 1)
+    assert st.linemap[5] == ("src.c", 3)
