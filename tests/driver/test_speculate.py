@@ -58,6 +58,9 @@ def fake(work: Path, monkeypatch: pytest.MonkeyPatch) -> Path:  # noqa: F811
     script.chmod(0o755)
     monkeypatch.setenv("MPICC_WRAP_CC", str(script))
     monkeypatch.setenv("MPICC_WRAP_SPECULATE", "always")  # not on the machine's load
+    # every compile reaches the stage: a result-cache hit (hello.c is compiled by other
+    # tests too) answers without the analysis child whose wait the tests observe
+    monkeypatch.setenv("MPICC_WRAP_RESULT_CACHE", "0")
     monkeypatch.setenv("MARK", str(work / "started"))
     return work / "started"
 
