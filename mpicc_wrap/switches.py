@@ -44,10 +44,11 @@ SWITCHES: tuple[Switch, ...] = (
            "past it the TU compiles unchanged with a note; 0: no limit"),
     Switch("MPICC_WRAP_MEMORY", "2048", "MiB of memory the analysis of one TU may use; "
            "past it the TU compiles unchanged with a note; 0: no limit"),
-    Switch("MPICC_WRAP_SPECULATE", "1", "1: when a CPU is idle, run the user's compile "
-           "command beside the analysis and keep its object if the analysis rewrites "
-           "nothing (a compile to a file, stderr not a terminal, no -Werror on our tags); "
-           "always: whatever the load; 0: compile after the analysis"),
+    Switch("MPICC_WRAP_SPECULATE", "1", "1: run the user's compile command beside the "
+           "analysis when a CPU is idle, the TU is large (1 MiB preprocessed) or nothing "
+           "is instrumented, and keep its object if the analysis rewrites nothing (a "
+           "compile to a file, no -Werror on our tags); always: for every compile; 0: "
+           "compile after the analysis"),
     Switch("MPICC_WRAP_LINE_TABLES", "1", "1: a C compile whose command has no -g option "
            "gets -g1 (line tables only; the code is the same) so that run-time reports name "
            "file:line; 0: compile with the user's debug options only"),

@@ -15,10 +15,11 @@ process group, with its stderr kept in a file of the private directory:
   group gets SIGTERM (SIGKILL after a grace period) and is waited for, so no process
   of it writes the output after the instrumented compile has written it.
 
-It runs when a CPU is idle (``idle_cpu``), or once the TU turns out to be large
-(``large``).  With every CPU busy (a ``make -j2`` on two cores in full flow) the
-compile beside the analysis only shares their time, and when the analysis does
-rewrite the source, the compile's work is thrown away.  Where a core idles (a
+It runs when a CPU is idle (``idle_cpu``), once the TU turns out to be large
+(``large``), or when nothing is ever instrumented (``MPICC_WRAP_INSTRUMENT=0``).
+With every CPU busy (a ``make -j2`` on two cores in full flow) the compile beside
+the analysis only shares their time, and when the analysis does rewrite the source,
+the compile's work is thrown away.  Where a core idles (a
 directory's last target, a serial part of the build) it takes the compile's time
 off the critical path.  Every-TU builds, ``make -j2``, medians of two rounds against
 mpicc (README, "Eighth session"):
