@@ -96,7 +96,6 @@ def run(command: list[str], stdin: bytes | None = None, capture: bool = False,
         ) -> tuple[int, bytes]:
     """Run ``command``; return its exit status (128+N when killed by signal N) and,
     when ``capture``, its stderr (else stderr goes to ours)."""
-    import signal
     import subprocess
 
     try:
@@ -106,10 +105,16 @@ def run(command: list[str], stdin: bytes | None = None, capture: bool = False,
         )
     except OSError as exc:
         raise WrapError(f"cannot run {command[0]}: {exc.strerror}") from exc
-    code = proc.returncode
-    if code < 0:
-        code = 128 + (-code if -code in signal.valid_signals() else 1)
-    return code, proc.stderr or b""
+    return status(proc.returncode), proc.stderr or b""
+
+
+def status(returncode: int) -> int:
+    """A child's exit status as a shell reports it: 128+N when signal N killed it."""
+    import signal
+
+    if returncode >= 0:
+        return returncode
+    return 128 + (-returncode if -returncode in signal.valid_signals() else 1)
 
 
 def replace(command: list[str]) -> int:

@@ -115,9 +115,7 @@ class Speculation:
         sys.stderr.flush()
         sys.stderr.buffer.write(data)
         sys.stderr.flush()
-        if code < 0:
-            code = 128 + (-code if -code in signal.valid_signals() else 1)
-        return code
+        return cc.status(code)
 
     def cancel(self) -> None:
         """Stop the whole process group and wait until none of it is left."""
