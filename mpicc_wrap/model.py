@@ -227,6 +227,12 @@ class FunctionSummary:
     # every path ends the job: MPI_Abort or an error exit (exit(1), abort(), a failed
     # assert), so a caller in another file prunes the paths into it (issue 9 item 3)
     ends_job: bool = False
+    # memory it may leave different on different processes, as tokens a caller's TU
+    # can name (analysis/rankdep/effects.py); None: unknown (a summary of a version
+    # before them: the caller assumes every pointer argument when returns_rank)
+    rank_writes: list[str] | None = None
+    # memory it may write at all, same tokens; None: unknown (every pointer argument)
+    writes: list[str] | None = None
 
 
 @dataclass

@@ -36,6 +36,8 @@ class RankOracle(Protocol):
     def reason(self, func_name: str, expr: c_ast.Node, comm: str = "") -> str | None: ...
     def returns_rank(self, func_name: str) -> bool: ...
     def rank_params(self, func_name: str) -> list[int]: ...
+    def effects(self, func_name: str, alone: bool = True
+                ) -> tuple[bool, list[str], list[str] | None]: ...
 
 
 @dataclass(frozen=True)
@@ -185,10 +187,12 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
     def multi(cond: c_ast.Node) -> bool:
         return ctx.oracle.reason(f, cond) is not None
 
+    # other TUs can call it: judge it apart from its callers in this one
+    returns, ranked, writes = ctx.oracle.effects(f, "static" not in (d.decl.storage or []))
     return FunctionSummary(
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,
-        ctx.oracle.returns_rank(f), list(ctx.oracle.rank_params(f)), f in ctx.noreturn,
-        *outputs.wrapper_facts(d, _params(d), multi), f in ctx.aborts)
+        returns, list(ctx.oracle.rank_params(f)), f in ctx.noreturn,
+        *outputs.wrapper_facts(d, _params(d), multi), f in ctx.aborts, ranked, writes)
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

@@ -353,6 +353,10 @@ class NeverRank:
     def rank_params(self, func_name: str) -> list[int]:
         return []
 
+    def effects(self, func_name: str, alone: bool = True
+                ) -> tuple[bool, list[str], list[str] | None]:
+        return False, [], None
+
 
 def test_findings_need_a_rank_dependent_condition() -> None:
     tu = parse_source(SOURCE)

@@ -134,6 +134,10 @@ class BrokenOracle:
     def rank_params(self, func_name: str) -> list[int]:
         return []
 
+    def effects(self, func_name: str, alone: bool = True
+                ) -> tuple[bool, list[str], list[str] | None]:
+        return False, [], None
+
 
 def test_internal_failure_becomes_analysis_skipped(parsed: ParsedTU) -> None:
     with pytest.raises(AnalysisSkipped, match="internal analysis error"):

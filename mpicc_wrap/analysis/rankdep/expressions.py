@@ -9,11 +9,13 @@ from contextlib import contextmanager
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
     Field,
     FunctionFacts,
+    Global,
     Loc,
     Local,
     Param,
@@ -102,6 +104,11 @@ class Expressions(PointsTo, Visitor):
         # Every reason met in the current function, when it has "alone" tests
         # (statements.py: an exit taken only when alone in a communicator)
         self._reasons_in: set[str] | None = None
+        # Per function, the memory its own body wrote, and wrote per-process (not only
+        # through its entry gate): its summary's ``writes`` and ``rank_writes``
+        # (effects.py)
+        self._writes: dict[str, set[Loc]] = {}
+        self._rank_writes: dict[str, set[Loc]] = {}
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -298,6 +305,10 @@ class Expressions(PointsTo, Visitor):
                 outside = self._entry_ctrl if not self._is_local_key(kind, name) else None
                 if reason or outside:
                     self.store.mark(name, reason or outside or "")
+                if self._func is not None and not self.store.readonly:
+                    self._writes.setdefault(self._func.name, set()).add(name)
+                    if reason:
+                        self._rank_writes.setdefault(self._func.name, set()).add(name)
                 continue
             if self._phi:
                 self._phi[-1].add(name)
@@ -330,20 +341,70 @@ class Expressions(PointsTo, Visitor):
         derived = next((r for r in values if r), None) or fn or next(
             (r for a in args if (r := self.store.first(self._pointees(a)))), None)
         summary = self._external.get(name or "")
-        if summary is not None and summary.returns_rank:
-            derived = derived or self._seed(e, f"depends on the process rank (returned by "
-                                               f"{name}() at {{loc}})")
+        ranked = summary.rank_writes if summary is not None else None
+        result = derived
+        if summary is not None and (summary.returns_rank
+                                    or effects.RETURNED_TOKEN in (ranked or ())):
+            result = derived or self._seed(e, f"depends on the process rank (returned by "
+                                              f"{name}() at {{loc}})")
+            if ranked is None:  # a summary of a version without rank_writes
+                derived = result
         shared = set(summary.shared_outputs) if summary is not None else set()
         if not catalogue.reads_only(name or ""):
             consts = self._const_params.get(name or "", frozenset())
+            mod = summary.writes if summary is not None else None
             for i, a in enumerate(args):
                 if i in consts:  # declared const T *: not written (prototypes.py)
                     continue
                 if i in shared:  # a collective's result, equal on all ranks (outputs.py)
                     self._write(self._out(a), None, strong=True)
-                else:
+                elif mod is None or effects.EVERYTHING_TOKEN in mod:
                     self._write(self._out(a), derived, strong=False)
-        return None if summary is not None and summary.uniform_return else derived
+            if mod and effects.EVERYTHING_TOKEN not in mod:  # what it may write, only
+                self._write(self._summary_targets(mod, args, shared | consts), derived,
+                            strong=False)
+        if ranked:
+            seed = self._seed(e, f"depends on the process rank (written by {name}() at "
+                                 f"{{loc}})")
+            if effects.EVERYTHING_TOKEN in ranked:
+                for a in args:
+                    self._write(self._out(a), seed, strong=False)
+            else:
+                self._write(self._summary_targets(ranked, args, shared), seed, strong=False)
+        return None if summary is not None and summary.uniform_return else result
+
+    def _summary_targets(self, tokens: list[str], args: list[c_ast.Node],
+                         skip: set[int] | frozenset[int]) -> list[Target]:
+        """The locations of this call that another TU's summary names
+        (``writes``/``rank_writes`` tokens, effects.py), but parameters in ``skip``."""
+        out: list[Target] = []
+        for token in tokens:
+            parsed = effects.parse(token)
+            if parsed is None:
+                continue
+            kind, what, depth = parsed
+            if kind == "p":
+                i = int(what)
+                if i < len(args) and i not in skip:
+                    out += self._deeper(self._out(args[i]), depth - 1)
+                continue
+            root: Loc = Field(what) if kind == "f" else Global(what)
+            for _ in range(depth):
+                root = deref(root)
+            out.append(("loc", root))
+        return out
+
+    def _deeper(self, targets: list[Target], extra: int) -> list[Target]:
+        """``targets`` followed ``extra`` more dereferences (a tracked local stays
+        itself: its value carries what it points to)."""
+        out: list[Target] = []
+        for kind, name in targets:
+            loc = name
+            if not isinstance(loc, str):
+                for _ in range(extra):
+                    loc = deref(loc)
+            out.append((kind, loc))
+        return out
 
     def _call_defined(self, name: str, args: list[c_ast.Node], values: list[str | None]
                       ) -> str | None:

@@ -245,6 +245,7 @@ class FunctionFacts:
     # Local datatypes built by MPI_Type_contiguous -> elements per item (datatypes.py)
     contiguous: dict[str, int] = field(default_factory=dict)
     statics: set[str] = field(default_factory=set)  # locals of static storage duration
+    returns_void: bool = False  # its result is no value (a summary's returns_rank)
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
@@ -357,7 +358,15 @@ def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
         is_scalar(getattr(defn.decl.type, "type", None), typedefs), scan.has_goto,
         scan.calls, arrays,
         {t: k for t, k in datatypes.contiguous(defn.body).items() if t in local}
-        if datatypes.BUILDERS.intersection(scan.calls) else {}, statics)
+        if datatypes.BUILDERS.intersection(scan.calls) else {}, statics,
+        _is_void(getattr(defn.decl.type, "type", None)))
+
+
+def _is_void(t: c_ast.Node | None) -> bool:
+    """``void`` itself (not ``void *``)."""
+    names = getattr(getattr(t, "type", None), "names", None) if isinstance(
+        t, c_ast.TypeDecl) else None
+    return names == ["void"]
 
 
 def env_arrays(defn: c_ast.FuncDef, decls: list[c_ast.Decl], defined: frozenset[str],

@@ -3,10 +3,10 @@
 Every reason the solver records starts at a seed (``Expressions._seed``): a rank output
 of an MPI call, a per-process library function (``catalogue.rank_source``), ``getenv``
 of a launcher rank variable, or a call of another TU's function whose summary says
-``returns_rank``.  Facts only propagate from reasons (data flow, gating, ``ANY``), so a
-TU whose code calls none of these answers "single-valued" to every question, and the
-fixed point -- most of the analysis time of a TU without MPI calls, such as a
-container or I/O utility file -- is skipped (``Uniform``).
+``returns_rank`` or lists ``rank_writes``.  Facts only propagate from reasons (data
+flow, gating, ``ANY``), so a TU whose code calls none of these answers "single-valued"
+to every question, and the fixed point -- most of the analysis time of a TU without
+MPI calls, such as a container or I/O utility file -- is skipped (``Uniform``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _is_seed(name: str, external: Mapping[str, FunctionSummary]) -> bool:
     summary = external.get(name)
     return (name == "getenv" or catalogue.rank_source(name) is not None
             or (entry is not None and bool(entry.rank_outputs))
-            or (summary is not None and summary.returns_rank))
+            or (summary is not None and (summary.returns_rank or bool(summary.rank_writes))))
 
 
 def call_names(ast: c_ast.FileAST) -> set[str]:
@@ -69,3 +69,7 @@ class Uniform:
 
     def rank_params(self, func_name: str) -> list[int]:
         return []
+
+    def effects(self, func_name: str, alone: bool = True
+                ) -> tuple[bool, list[str], list[str] | None]:
+        return False, [], None  # not solved: what it writes is unknown

@@ -4,12 +4,14 @@ and the public questions asked of it."""
 from __future__ import annotations
 
 import collections
+import copy
 import functools
 from collections.abc import Callable, Mapping
 
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.failures import Arms, failure_tests
+from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.analysis.rankdep.communicators import (
     comm_location,
     enum_values,
@@ -18,10 +20,12 @@ from mpicc_wrap.analysis.rankdep.communicators import (
     null_tested,
 )
 from mpicc_wrap.analysis.rankdep.locations import (
+    ANY,
     EVERYTHING,
     GAVE_UP,
     Ctl,
     Fact,
+    FunctionFacts,
     Global,
     Loc,
     Local,
@@ -146,8 +150,55 @@ class RankDependence(Statements):
             self.store.readonly = False
 
     def returns_rank(self, func_name: str) -> bool:
-        """True if the function's return value may differ between ranks."""
+        """True if the function's return value may differ between ranks (never for a
+        ``void`` function: a return under a rank-dependent test marks its result
+        slot, which a caller in another TU must not read as a per-process value)."""
+        f = self._funcs.get(func_name)
+        if f is not None and f.returns_void:
+            return False
         return Ret(func_name) in self.store.multi or self.store.gave_up
+
+    def effects(self, func_name: str, alone: bool = True
+                ) -> tuple[bool, list[str], list[str] | None]:
+        """For the function's summary: (``returns_rank``, ``rank_writes``, ``writes``)
+        (``effects.py`` tokens); with ``alone`` the first two judged apart from the
+        TU's callers of the function (``isolated``), the last always from the world."""
+        f = self._funcs.get(func_name)
+        if f is None:
+            return False, [], None
+        writes = self._effects(f, self._writes)
+        ranked = self._effects(f, self._rank_writes)
+        if not alone or not (self.returns_rank(func_name) or ranked):
+            return self.returns_rank(func_name), ranked, writes
+        solo = self.isolated(func_name)
+        return solo.returns_rank(func_name), solo._effects(f, solo._rank_writes), writes
+
+    def isolated(self, func_name: str) -> RankDependence:
+        """The function and the TU's functions it calls, solved again from the world's
+        facts less what only its callers in this TU made per-process
+        (``effects.forgetting``).  A summary speaks to callers in other TUs: pnetcdf's
+        ``ncmpio_NC_check_vlens(ncp)`` "returned the rank" because another function of
+        its file calls an unknown function on the same file object under ``rank ==
+        0``; its callers in ``ncmpio_header_get.c`` then warned 30 times."""
+        if self.store.gave_up or self._within is not None:
+            return self
+        units = effects.closure(func_name, self._funcs)
+        ranked = set().union(*(self._rank_writes.get(u, set()) for u in units))
+        clone = copy.copy(self)
+        clone.store = effects.forgetting(self.store, units, self._funcs, ANY in ranked)
+        clone._seen, clone._met, clone._relative = {}, {}, {}
+        clone._ever = {n: ({} if n in units else v) for n, v in self._ever.items()}
+        clone._writes, clone._rank_writes = {}, {}
+        clone.walks = 0
+        clone._solve(units)
+        return clone
+
+    def _effects(self, f: FunctionFacts, recorded: dict[str, set[Loc]]) -> list[str]:
+        if self.store.gave_up:
+            return [effects.EVERYTHING_TOKEN]
+        written = [loc for g in sorted(effects.closure(f.name, self._funcs))
+                   for loc in recorded.get(g, ())]
+        return effects.portable(f, written, not f.returns_scalar and not f.returns_void)
 
     @property
     def gave_up(self) -> bool:
@@ -175,16 +226,18 @@ class RankDependence(Statements):
 
     # -- fixed point ----------------------------------------------------------------------
 
-    def _solve(self) -> None:
-        """Walk units (file-scope declarations "", then each function) until no
-        location grows; a unit is walked again only when a location it read grew.
+    def _solve(self, only: set[str] | None = None) -> None:
+        """Walk units (file-scope declarations "", then each function; ``only``: just
+        these functions) until no location grows; a unit is walked again only when a
+        location it read grew.
 
         Termination: locations are finite (names of the TU, k-limited by ``deref``), the
         facts about them only grow (a reason once set stays; points-to sets only gain
         locations), so the fixed point exists; the walk cap bounds the time to reach it.
         """
         readers: dict[Fact, set[str]] = {}
-        units = ["", *callers_first(self._funcs)]
+        units = ["", *callers_first(self._funcs)] if only is None else [
+            u for u in callers_first(self._funcs) if u in only]
         work = collections.deque(units)
         pending = set(work)
         cap = WALKS_PER_UNIT * len(units) + WALKS_SLACK

@@ -1,0 +1,146 @@
+"""What a function may leave per-process in memory its callers see: the
+``rank_writes`` of its cross-TU summary, and how a caller in another TU applies them.
+
+PARCOACH (paper 004 §3.1) summarises a function by its collectives; Zhang &
+Duesterwald's multi-valued analysis (paper 003 §3) is intraprocedural over one TU.
+Across TUs a caller needs more than "the result depends on the rank": which of the
+memory it can reach the callee may leave different on different processes.  Before
+this, a callee whose result depended on the rank was assumed to write a per-process
+value through every pointer argument (Scotch's ``dorderDispose(cblkptr)``, a void
+function that unlinks a list node on the ranks that do not own it, made everything
+``cblkptr`` may reach per-process in the caller, 15 warnings), and a callee whose
+result did not was assumed to write nothing per-process (``get_rank(&r)`` with
+``MPI_Comm_rank`` inside: ``if (r == 0) MPI_Barrier`` in another TU was silent).
+
+A summary lists the abstract locations the function, or a function of its TU it
+calls (transitively), writes with a multi-valued value or under a multi-valued
+condition of its own body, as tokens a caller's TU can name:
+
+* ``p{i}:{k}``: what parameter ``i`` points to, ``k`` dereferences deep (``*p``: 1);
+* ``f:{name}:{k}``: the struct field ``name`` (fields are one location per name in
+  every TU, ``locations.Field``), or what it points to (``k`` > 0);
+* ``g:{name}:{k}``: the global ``name``, or what it points to;
+* ``r``: memory the function returns a pointer to (a local buffer or allocation it
+  filled);
+* ``*``: anything (a write through an unknown pointer, or a solve that gave up).
+
+Writes made per-process only because an in-TU caller calls the function under a
+rank-dependent condition (the function's entry gate) are left out: they belong to
+that caller's context, not to a caller in another TU.  Values derived from a
+parameter that some in-TU call site passes per-process are kept (conservative).
+Locals of automatic storage die with the call and are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from mpicc_wrap.analysis.rankdep.locations import (
+    ANY,
+    MAX_DEREF,
+    Ctl,
+    Deref,
+    Field,
+    FunctionFacts,
+    Global,
+    Loc,
+    Local,
+    Param,
+    Ret,
+    Store,
+)
+
+__all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "forgetting", "parse",
+           "portable"]
+
+EVERYTHING_TOKEN = "*"
+RETURNED_TOKEN = "r"
+
+
+def closure(name: str, funcs: Mapping[str, FunctionFacts]) -> set[str]:
+    """``name`` and every function of the TU it may call, directly or not."""
+    seen = {name}
+    todo = [name]
+    while todo:
+        for g in funcs[todo.pop()].calls:
+            if g in funcs and g not in seen:
+                seen.add(g)
+                todo.append(g)
+    return seen
+
+
+def portable(f: FunctionFacts, written: Iterable[Loc], returns_pointer: bool) -> list[str]:
+    """The tokens (module docstring) for locations ``written`` per-process by ``f`` or
+    its callees, relative to ``f``'s parameters; sorted, without duplicates."""
+    out: set[str] = set()
+    for loc in written:
+        token = _token(f, loc, returns_pointer)
+        if token == EVERYTHING_TOKEN:
+            return [EVERYTHING_TOKEN]
+        if token:
+            out.add(token)
+    return sorted(out)
+
+
+def _token(f: FunctionFacts, loc: Loc, returns_pointer: bool) -> str | None:
+    if loc is ANY:
+        return EVERYTHING_TOKEN
+    depth = loc.depth if isinstance(loc, Deref) else 0
+    root = loc.base if isinstance(loc, Deref) else loc
+    if isinstance(root, Field):
+        return f"f:{root.name}:{depth}"
+    if isinstance(root, Global):
+        return f"g:{root.name}:{depth}"
+    if isinstance(root, Local):
+        if root.fn == f.name and depth and root.name in f.params:
+            return f"p{f.params.index(root.name)}:{depth}"
+        # a buffer the function filled (a static, or memory a local points to) that
+        # the caller can reach only through the returned pointer
+        persistent = depth > 0 or root.name in f.statics
+        return RETURNED_TOKEN if returns_pointer and persistent and root.fn == f.name \
+            else None
+    return None  # parameters as passed, results, call gates: no memory
+
+
+def parse(token: str) -> tuple[str, str, int] | None:
+    """``(kind, name, depth)`` of a ``p``/``f``/``g`` token (``p``: name is the
+    parameter index); None for ``*``, ``r`` and anything unreadable."""
+    kind, _, rest = token.partition(":")
+    name, _, k = rest.rpartition(":")
+    if not k.isdigit():
+        return None
+    depth = min(int(k), MAX_DEREF)
+    if kind.startswith("p") and kind[1:].isdigit() and not name:
+        return "p", kind[1:], max(depth, 1)
+    if kind in ("f", "g") and name:
+        return kind, name, depth
+    return None
+
+
+def forgetting(store: Store, units: set[str], funcs: Mapping[str, FunctionFacts],
+               keep_fallback: bool) -> Store:
+    """A copy of the world solve's ``store`` without what only the callers of
+    ``units`` (a call-closed set of functions) made per-process: their parameters as
+    passed and the memory those point to, their call gates, and the memory of functions
+    outside ``units``.  Fields and globals are kept: they are state every caller
+    shares.  Points-to sets are kept (copied: a solve grows them in place)."""
+    out = Store()
+    out.pts = {k: set(v) for k, v in store.pts.items()}
+    out.fallback = store.fallback if keep_fallback else None
+    out.multi = {k: r for k, r in store.multi.items() if not _context(k, units, funcs)}
+    return out
+
+
+def _context(loc: Loc, units: set[str], funcs: Mapping[str, FunctionFacts]) -> bool:
+    if isinstance(loc, (Param, Ctl)):
+        return loc.fn in units
+    root = loc.base if isinstance(loc, Deref) else loc
+    if isinstance(root, (Param, Ctl, Ret)):
+        return True
+    if isinstance(root, Local):
+        if root.fn not in units:
+            return True
+        f = funcs.get(root.fn)
+        return f is not None and root.name in f.params  # the parameter, or what it
+        # points to: the caller's value and memory
+    return False

@@ -1,0 +1,167 @@
+"""What a function leaves per-process for callers in other TUs: the summary's
+``rank_writes`` (analysis/rankdep/effects.py), computed in the callee's TU and applied
+in the caller's."""
+
+from __future__ import annotations
+
+import pytest
+from test_rankdep import analyse, verdicts
+
+from mpicc_wrap.analysis.rankdep import effects
+from mpicc_wrap.model import FunctionSummary
+
+CALLEE = """
+typedef struct node { struct node *next, *prev; int owner; } node;
+typedef struct { int me; int parts; } ctx;
+int shared_rank; int *shared_ptr;
+void get_rank(int *r) { MPI_Comm_rank(0, r); }
+void get_deep(int **r) { MPI_Comm_rank(0, *r); }
+void init(ctx *c) { MPI_Comm_rank(0, &c->me); MPI_Comm_size(0, &c->parts); }
+void unlink_node(ctx *c, node *n) { if (n->owner == c->me) return; n->next->prev = n->prev; }
+void publish(void) { MPI_Comm_rank(0, &shared_rank); }
+void publish_deep(void) { MPI_Comm_rank(0, shared_ptr); }
+void via_helper(int *r) { get_rank(r); }
+int *rank_buffer(void) { static int b; MPI_Comm_rank(0, &b); return &b; }
+int count(ctx *c) { return c->parts; }
+void gated(int *r) { *r = 1; }
+int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 0; }
+"""
+
+
+@pytest.mark.parametrize(("func", "tokens"), [
+    ("get_rank", ["p0:1"]),
+    ("get_deep", ["p0:2"]),
+    ("init", ["f:me:0"]),
+    ("unlink_node", ["f:prev:0"]),
+    ("publish", ["g:shared_rank:0"]),
+    ("publish_deep", ["g:shared_ptr:1"]),
+    ("via_helper", ["p0:1"]),  # through a function of the same TU
+    ("rank_buffer", ["r"]),
+    ("count", []),
+    ("gated", []),  # per-process only because main calls it under 'me == 0'
+])
+def test_rank_writes_name_what_a_caller_can_reach(func: str, tokens: list[str]) -> None:
+    rd, _ = analyse(CALLEE)
+    assert rd.effects(func)[1] == tokens
+
+
+def test_a_void_function_never_returns_the_rank() -> None:
+    rd, _ = analyse(CALLEE)
+    assert not rd.returns_rank("unlink_node")  # its result slot is gated, not a value
+    assert not rd.returns_rank("count")
+
+
+def summary(name: str, writes: list[str] | None, returns: bool = False) -> FunctionSummary:
+    return FunctionSummary(name, "other.c", 1, False, [], True, returns_rank=returns,
+                           rank_writes=writes)
+
+
+CALLER = """
+typedef struct { int me; int parts; int *buf; } ctx;
+int shared_rank; int other_global;
+void ext(ctx *c, int *out, int **deep);
+int main(void) { ctx c; int a = 0, b = 0, v = 0; int *p = &v; c.parts = 2;
+    int r = ext(&c, &a, &p);
+    if (c.parts) ; if (c.me) ; if (a) ; if (b) ; if (*p) ; if (shared_rank) ;
+    if (other_global) ; if (r) ; return 0; }
+"""
+
+
+@pytest.mark.parametrize(("writes", "returns", "expected"), [
+    # out-parameter 1 only
+    (["p1:1"], False, [False, False, True, False, False, False, False, False]),
+    # a field by name, a global, and one level deeper through parameter 2
+    (["f:me:0", "g:shared_rank:0", "p2:2"], False,
+     [False, True, False, False, True, True, False, False]),
+    # nothing per-process, but the result
+    ([], True, [False, False, False, False, False, False, False, True]),
+    # a summary of a version without rank_writes: the result through every argument
+    (None, True, [True, True, True, False, True, False, False, True]),
+    # anything: every argument
+    (["*"], False, [True, True, True, False, True, False, False, False]),
+    # a buffer reached through the returned pointer: the result
+    (["r"], False, [False, False, False, False, False, False, False, True]),
+])
+def test_a_caller_applies_rank_writes(writes: list[str] | None, returns: bool,
+                                      expected: list[bool]) -> None:
+    assert verdicts(CALLER, external={"ext": summary("ext", writes, returns)}) == expected
+
+
+def test_tokens_parse_and_reject_garbage() -> None:
+    assert effects.parse("p3:1") == ("p", "3", 1)
+    assert effects.parse("p0:0") == ("p", "0", 1)  # a parameter is at least *p
+    assert effects.parse("f:next:7") == ("f", "next", 2)  # k-limited (MAX_DEREF)
+    assert effects.parse("g:x:0") == ("g", "x", 0)
+    for bad in ("*", "r", "q:x:1", "f::1", "f:x:y", "p:1", ""):
+        assert effects.parse(bad) is None
+
+
+def test_writes_name_everything_a_caller_can_reach_that_is_written() -> None:
+    rd, _ = analyse(CALLEE)
+    assert rd.effects("unlink_node")[2] == ["f:prev:0"]
+    assert rd.effects("init")[2] == ["f:me:0", "f:parts:0"]
+    assert rd.effects("gated")[2] == ["p0:1"]
+    assert rd.effects("count")[2] == []
+
+
+MOD_CALLER = """
+typedef struct { int n; int *buf; } obj;
+void put(obj *o, int *buf);
+int main(void) { obj o; int rank, data[4]; o.n = 2;
+    MPI_Comm_rank(0, &rank);
+    data[0] = rank;
+    put(&o, data);
+    if (o.n) ;
+    if (rank == 0) put(&o, data);
+    if (o.n) ; return 0; }
+"""
+# put() gets per-process data, then is called by rank 0 alone; the third condition is
+# the rank test itself.
+
+
+@pytest.mark.parametrize(("writes", "expected"), [
+    (None, [True, True, True]),  # unknown: every pointer argument may be written
+    (["*"], [True, True, True]),
+    (["p1:1"], [False, True, False]),  # put() writes through its second argument only
+    (["f:n:0"], [True, True, True]),  # ... or the field n of whatever it reaches
+    ([], [False, True, False]),  # nothing at all
+])
+def test_a_caller_writes_only_what_the_callee_may_write(writes: list[str] | None,
+                                                        expected: list[bool]) -> None:
+    ext = {"put": FunctionSummary("put", "put.c", 1, False, [], True, writes=writes)}
+    assert verdicts(MOD_CALLER, external=ext) == expected
+
+
+ISOLATED = """
+typedef struct { int n; int *buf; } obj;
+int shared;
+void unknown(obj *o);
+int size_of(obj *o) { return o->n; }
+int twice(int x) { return 2 * x; }
+int read_shared(void) { return shared; }
+void set(int *p, int v) { *p = v; }
+int main(void) { obj o; int rank, k; o.n = 1;
+    MPI_Comm_rank(0, &rank);
+    if (rank == 0) unknown(&o);
+    k = size_of(&o) + twice(rank);
+    if (rank == 0) shared = 1;
+    set(&k, rank);
+    return read_shared() + k; }
+"""
+
+
+@pytest.mark.parametrize(("func", "world", "alone"), [
+    # the file object is per-process only because main calls unknown() on rank 0
+    ("size_of", (True, []), (False, [])),
+    # main passes the rank
+    ("twice", (True, []), (False, [])),
+    # a global is state every caller shares: kept
+    ("read_shared", (True, []), (True, [])),
+    # what main passes through the pointer
+    ("set", (False, ["p0:1"]), (False, [])),
+])
+def test_a_summary_judges_a_function_apart_from_its_callers_in_the_tu(
+        func: str, world: tuple[bool, list[str]], alone: tuple[bool, list[str]]) -> None:
+    rd, _ = analyse(ISOLATED)
+    assert rd.effects(func, alone=False)[:2] == world
+    assert rd.effects(func)[:2] == alone
