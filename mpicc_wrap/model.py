@@ -233,6 +233,10 @@ class FunctionSummary:
     rank_writes: list[str] | None = None
     # memory it may write at all, same tokens; None: unknown (every pointer argument)
     writes: list[str] | None = None
+    # returns 0 in a run where no MPI call or allocation fails (analysis/failures.py)
+    status_code: bool = False
+    # returns NULL only when an allocation failed (analysis/failures.py)
+    fresh_result: bool = False
 
 
 @dataclass

@@ -38,6 +38,7 @@ class RankOracle(Protocol):
     def rank_params(self, func_name: str) -> list[int]: ...
     def effects(self, func_name: str, alone: bool = True
                 ) -> tuple[bool, list[str], list[str] | None]: ...
+    def ignores_arguments(self, func_name: str) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ class Context:
     has: Mapping[str, bool]  # the function executes collectives, directly or not
     recursive: frozenset[str]  # functions on a call-graph cycle
     summaries: Mapping[str, FunctionSummary]
+    # the TU's status functions and allocating functions (failures.Facts)
+    status: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
     def events(self, func: str, unknown: bool = False) -> Events:
         """Collective tokens of every call node of ``func``; with ``unknown`` calls of
@@ -101,11 +104,14 @@ class Context:
 
 def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOracle,
           error_exits: bool = True,
-          failing: Mapping[int, failures.Arms] | None = None) -> Context:
+          failing: Mapping[int, failures.Arms] | None = None,
+          status: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+          ) -> Context:
     """The context of one analysis run, summaries included.  ``error_exits``: paths
     that can only end in an error exit end the job like MPI_Abort (cfg.build); so do
     the failure arms of the failure tests ``failing`` (``failures.failure_tests``;
-    None: none, -Wmpi-error-divergence)."""
+    None: none, -Wmpi-error-divergence).  ``status``: the TU's status functions and
+    allocating functions (``failures.Facts``), for the summaries."""
     graph = CallGraph(tu.ast, dict(external), tu.system_calls)
     noreturn = (catalogue.NORETURN_FUNCTIONS | tu.noreturn | graph.declared_noreturn
                 | {n for n, s in external.items() if s.noreturn})
@@ -127,7 +133,7 @@ def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOra
     ctx = Context(tu, MappingProxyType(dict(external)), oracle, graph,
                   MappingProxyType(cfgs), MappingProxyType(callees), frozenset(noreturn),
                   frozenset(aborts), frozenset(file_names), MappingProxyType(has), recursive,
-                  MappingProxyType(summaries))
+                  MappingProxyType(summaries), status)
     for comp in components:  # callees first: a caller's events read their summaries
         for f in comp:
             summaries[f] = _summary(ctx, f)
@@ -188,11 +194,16 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
         return ctx.oracle.reason(f, cond) is not None
 
     # other TUs can call it: judge it apart from its callers in this one
-    returns, ranked, writes = ctx.oracle.effects(f, "static" not in (d.decl.storage or []))
+    exported = "static" not in (d.decl.storage or [])
+    returns, ranked, writes = ctx.oracle.effects(f, exported)
+    shared, uniform = outputs.wrapper_facts(d, _params(d), multi)
+    status = f in ctx.status[0]  # 0 in every run without failures
+    uniform = uniform or status or (exported and not returns
+                                    and ctx.oracle.ignores_arguments(f))
     return FunctionSummary(
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,
-        returns, list(ctx.oracle.rank_params(f)), f in ctx.noreturn,
-        *outputs.wrapper_facts(d, _params(d), multi), f in ctx.aborts, ranked, writes)
+        returns, list(ctx.oracle.rank_params(f)), f in ctx.noreturn, shared, uniform,
+        f in ctx.aborts, ranked, writes, status, f in ctx.status[1])
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

@@ -29,11 +29,30 @@ Recognised, each under casts, ``!``, ``&&``, ``||`` and ``__builtin_expect``:
 * an error code: the result of a call of an MPI function (``MPI_*``/``PMPI_*`` other
   than those that return no error code, and not defined in this TU), an assignment
   of one, or a local that the function writes only with such results or the constant
-  0 (``MPI_SUCCESS`` after preprocessing) and whose address it never takes; it is
-  true (non-zero) only on failure;
+  0 (``MPI_SUCCESS`` after preprocessing), not counting writes inside failure arms
+  (Scotch's ``cheklocval = 1`` after a failed allocation), and whose address it never
+  takes; it is true (non-zero) only on failure;
 * a fresh pointer: the result of ``malloc`` and its kin, an assignment of one, or a
   local that the function writes only with such results (never NULL, never through its
   address); it is false (NULL) only on failure.
+
+Beyond the MPI library and the C allocators, the TU's own functions and other TUs'
+(through their summaries: ``status_code``, ``fresh_result``) are recognised the same
+way, to a fixed point over the TU:
+
+* a *status function* returns 0 in a run without failures: every ``return`` outside a
+  failure arm returns 0, an error code, or a local written (outside failure arms) only
+  with those.  Scotch's ``dgraphHaloSync`` sets ``o = 1`` only after an MPI call
+  failed and returns ``o``; its callers' ``if (dgraphHaloSync(...) != 0) return 1;``
+  is then a failure test, like ``rc != MPI_SUCCESS``;
+* an *allocating function* returns NULL only after a failure: every ``return``
+  outside a failure arm returns a fresh pointer (Scotch's ``memAllocGroup``, which
+  returns the block ``malloc`` gave, or NULL when it gave none).  A function the TU
+  only declares, with no summary (a library, or a file built without mpicc-wrap:
+  Scotch builds ``common_memory.c`` into its sequential library), is taken as one when
+  its prototype returns a pointer and its name says it allocates (``alloc`` in any
+  case, but not ``realloc``/``dealloc``: ``memAllocGroup``, ``H5MM_malloc``,
+  ``sc_malloc``): an assumption, stated here because nothing checks it.
 
 An arm that holds a label (``if (rc) { fail: cleanup(); return rc; }``, the target of
 a ``goto fail`` elsewhere) or a ``case`` is reached without its test, so it is walked
@@ -42,12 +61,17 @@ and kept in the CFG like any other arm.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from typing import NamedTuple
+
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_constant
 from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.model import FunctionSummary
 
-__all__ = ["ALLOCATORS", "NO_ERROR_CODE", "Arms", "failure_tests"]
+__all__ = ["ALLOCATORS", "NO_ERROR_CODE", "Arms", "Facts", "analyse", "failure_tests"]
 
 # MPI functions whose result is not an error code (MPI-4 §9.6 and the handle
 # conversions of §19.3.4), and the tool interface (MPI_T_*, whose error classes also
@@ -69,24 +93,119 @@ Arms = tuple[bool, bool]
 _NOTHING: Arms = (False, False)
 
 
-def failure_tests(ast: c_ast.FileAST) -> dict[int, Arms]:
+class Facts(NamedTuple):
+    """The failure facts of a TU: its failure tests, and which of its functions are
+    status functions and allocating functions (module docstring)."""
+
+    tests: dict[int, Arms]
+    status: frozenset[str]
+    fresh: frozenset[str]
+
+
+def failure_tests(ast: c_ast.FileAST,
+                  external: Mapping[str, FunctionSummary] | None = None) -> dict[int, Arms]:
     """{id(test): arms} for every test of an ``if`` or ``?:`` of the TU that says
     something of a failure: ``arms[0]``, its true outcome happens only after a failure
     (the then-arm is a failure arm); ``arms[1]``, likewise its false outcome (the
     else-arm).  libsc checks each MPI call as ``(rc == 0) ? (void) 0 : sc_abort(...)``."""
+    return analyse(ast, external).tests
+
+
+def analyse(ast: c_ast.FileAST,
+            external: Mapping[str, FunctionSummary] | None = None) -> Facts:
+    """The TU's failure facts; ``external``: other TUs' summaries (their status and
+    allocating functions).  Functions join the two sets until neither grows (each
+    round adds a function or stops: at most as many rounds as functions)."""
     defs = [d for d in ast.ext if isinstance(d, c_ast.FuncDef)]
     defined = frozenset(d.decl.name for d in defs)
-    found: dict[int, Arms] = {}
-    for d in defs:
-        scan = _Writes(defined)
+    ext = {n: s for n, s in (external or {}).items() if n not in defined}
+    status = {n for n, s in ext.items() if s.status_code}
+    fresh = {n for n, s in ext.items() if s.fresh_result} | {
+        n for n in _declared_allocators(ast) if n not in defined and n not in ext}
+    while True:
+        known = _Known(defined, frozenset(status), frozenset(fresh))
+        found: dict[int, Arms] = {}
+        grew = False
+        for d in defs:
+            scan = _function(d, known, found)
+            name = d.decl.name
+            if name not in status and _returns_status(d, scan):
+                status.add(name)
+                grew = True
+            if name not in fresh and _returns_fresh(d, scan):
+                fresh.add(name)
+                grew = True
+        if not grew:
+            return Facts(found, frozenset(status & defined), frozenset(fresh & defined))
+
+
+_ALLOC_NAME = re.compile(r"alloc", re.IGNORECASE)
+_NOT_ALLOC_NAME = re.compile(r"realloc|dealloc|unalloc|alloca$", re.IGNORECASE)
+
+
+def _declared_allocators(ast: c_ast.FileAST) -> set[str]:
+    """Functions declared at file scope whose prototype returns a pointer and whose
+    name says they allocate (module docstring)."""
+    return {d.name for d in ast.ext
+            if isinstance(d, c_ast.Decl)
+            and type(d.type).__name__ in ("FuncDecl", "FuncDeclExt")  # GNU C: Ext
+            and isinstance(d.type.type, c_ast.PtrDecl) and d.name
+            and _ALLOC_NAME.search(d.name) and not _NOT_ALLOC_NAME.search(d.name)}
+
+
+class _Known(NamedTuple):
+    defined: frozenset[str]  # the TU's functions (an MPI_ name defined here is not MPI)
+    status: frozenset[str]  # status functions, of this TU or others
+    fresh: frozenset[str]  # allocating functions, of this TU or others
+
+
+def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Writes:
+    """Scan one function until its failure tests settle (writes made in a failure
+    arm do not count, which can make more locals error codes, and more tests failure
+    tests); add its tests to ``found``; return the last scan."""
+    arms: dict[int, Arms] = {}
+    while True:  # arms only grow (a test's pair only gains outcomes): this ends
+        scan = _Writes(known, arms)
         scan.visit(d.body)
-        codes, fresh = scan.codes(), scan.fresh()
+        codes, fresh = scan.zeros(), scan.fresh()
+        grown = dict(arms)
         for test, then, other in scan.tests:
-            t, f = _arms(test, defined, codes, fresh)
-            arms = (t and not _entered(then), f and not _entered(other))
-            if arms != _NOTHING:
-                found[id(test)] = arms
-    return found
+            t, f = _arms(test, known, codes, fresh)
+            old = grown.get(id(test), _NOTHING)
+            pair = (old[0] or (t and not _entered(then)), old[1] or (f and not _entered(other)))
+            if pair != _NOTHING:
+                grown[id(test)] = pair
+        if grown == arms:
+            found.update(arms)
+            return scan
+        arms = grown
+
+
+def _returns_status(d: c_ast.FuncDef, scan: _Writes) -> bool:
+    """Every return outside failure arms gives 0, an error code or a local written
+    only with those (and the function returns a value that is no pointer)."""
+    if not scan.returns or _returns_pointer(d):
+        return False
+    zero = scan.zeros()
+    return all(e is not None and (int_constant(e) == 0 or _is_code(e, scan.known)
+                                  or (isinstance(_strip(e), c_ast.ID)
+                                      and _strip(e).name in zero))  # type: ignore[attr-defined]
+               for e in scan.returns)
+
+
+def _returns_fresh(d: c_ast.FuncDef, scan: _Writes) -> bool:
+    """Every return outside failure arms gives a fresh pointer."""
+    if not scan.returns or not _returns_pointer(d):
+        return False
+    fresh = scan.fresh()
+    return all(e is not None and (_is_allocation(e, scan.known)
+                                  or (isinstance(_strip(e), c_ast.ID)
+                                      and _strip(e).name in fresh))  # type: ignore[attr-defined]
+               for e in scan.returns)
+
+
+def _returns_pointer(d: c_ast.FuncDef) -> bool:
+    return isinstance(getattr(d.decl.type, "type", None), c_ast.PtrDecl)
 
 
 def _entered(arm: c_ast.Node | None) -> bool:
@@ -131,48 +250,56 @@ def _strip(e: c_ast.Node) -> c_ast.Node:
     return e
 
 
-def _is_mpi_code(e: c_ast.Node, defined: frozenset[str]) -> bool:
-    """A call of an MPI function that returns an error code."""
+def _is_code(e: c_ast.Node, known: _Known) -> bool:
+    """A call of an MPI function that returns an error code, or of a status
+    function."""
     e = _strip(e)
     if not isinstance(e, c_ast.FuncCall):
         return False
     name = _name(e)
+    if name in known.status:
+        return True
     mpi = name[1:] if name.startswith("PMPI_") else name
-    return (mpi.startswith("MPI_") and name not in defined and mpi not in NO_ERROR_CODE
-            and not mpi.startswith(_NO_CODE_PREFIXES)
+    return (mpi.startswith("MPI_") and name not in known.defined
+            and mpi not in NO_ERROR_CODE and not mpi.startswith(_NO_CODE_PREFIXES)
             and not mpi.endswith(_NO_CODE_SUFFIXES))
 
 
-def _is_allocation(e: c_ast.Node) -> bool:
+def _is_allocation(e: c_ast.Node, known: _Known) -> bool:
     e = _strip(e)
-    return isinstance(e, c_ast.FuncCall) and _name(e) in ALLOCATORS
+    return isinstance(e, c_ast.FuncCall) and (
+        _name(e) in ALLOCATORS or _name(e) in known.fresh)
 
 
 class _Writes(Visitor):
-    """Per function: what each name is written with (``code``: an MPI error code,
-    ``zero``, ``fresh``: an allocation, ``other``), its non-static locals, and the
-    tests of its ``if`` statements and ``?:`` expressions."""
+    """Per function: what each name is written with (``code``: an error code,
+    ``zero``, ``fresh``: an allocation, ``other``) outside the failure arms of
+    ``arms``, its non-static locals, the tests of its ``if`` statements and ``?:``
+    expressions, and the values its ``return`` statements give outside failure arms."""
 
-    def __init__(self, defined: frozenset[str]) -> None:
-        self.defined = defined
+    def __init__(self, known: _Known, arms: Mapping[int, Arms]) -> None:
+        self.known = known
+        self.arms = arms
         self.kinds: dict[str, set[str]] = {}
         self.locals: set[str] = set()
         self.tests: list[tuple[c_ast.Node, c_ast.Node | None, c_ast.Node | None]] = []
+        self.returns: list[c_ast.Node | None] = []
 
     def _kind(self, value: c_ast.Node) -> str:
-        if _is_mpi_code(value, self.defined):
+        if _is_code(value, self.known):
             return "code"
-        if _is_allocation(value):
+        if _is_allocation(value, self.known):
             return "fresh"
         return "zero" if int_constant(value) == 0 else "other"
 
     def _written(self, name: str, kind: str) -> None:
         self.kinds.setdefault(name, set()).add(kind)
 
-    def codes(self) -> frozenset[str]:
-        """Locals written with MPI error codes, and else only with 0."""
+    def zeros(self) -> frozenset[str]:
+        """Locals written (outside failure arms) only with error codes and 0: 0 in a
+        run without failures, so non-zero only after one."""
         return frozenset(n for n, k in self.kinds.items()
-                         if n in self.locals and "code" in k and k <= {"code", "zero"})
+                         if n in self.locals and k <= {"code", "zero"})
 
     def fresh(self) -> frozenset[str]:
         """Locals written only with allocations."""
@@ -198,20 +325,28 @@ class _Writes(Visitor):
             self._written(node.expr.name, "other")
         self.generic_visit(node)
 
+    def visit_Return(self, node: c_ast.Return) -> None:
+        self.returns.append(node.expr)
+        self.generic_visit(node)
+
     def visit_If(self, node: c_ast.If) -> None:
         self.tests.append((node.cond, node.iftrue, node.iffalse))
-        self.generic_visit(node)
+        failed_then, failed_else = self.arms.get(id(node.cond), _NOTHING)
+        self.visit(node.cond)
+        for arm, failed in ((node.iftrue, failed_then), (node.iffalse, failed_else)):
+            if arm is not None and not failed:  # a failure arm runs only after a failure
+                self.visit(arm)
 
     visit_TernaryOp = visit_If
 
 
-def _arms(e: c_ast.Node, defined: frozenset[str], codes: frozenset[str],
+def _arms(e: c_ast.Node, known: _Known, codes: frozenset[str],
           fresh: frozenset[str]) -> Arms:
     """What the outcomes of the test ``e`` say of a failure (module docstring)."""
     e = _strip(e)
 
     def arms(x: c_ast.Node) -> Arms:
-        return _arms(x, defined, codes, fresh)
+        return _arms(x, known, codes, fresh)
 
     if isinstance(e, c_ast.UnaryOp) and e.op == "!":
         t, f = arms(e.expr)
@@ -237,6 +372,6 @@ def _arms(e: c_ast.Node, defined: frozenset[str], codes: frozenset[str],
         return (False, True) if e.name in fresh else _NOTHING
     else:
         value = e
-    if _is_mpi_code(value, defined):
+    if _is_code(value, known):
         return True, False
-    return (False, True) if _is_allocation(value) else _NOTHING
+    return (False, True) if _is_allocation(value, known) else _NOTHING

@@ -22,14 +22,21 @@ from mpicc_wrap.analysis.rankdep import seeds
 from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.model import FunctionSummary, ParsedTU, Pos, TUAnalysis
 
-__all__ = ["RankOracle", "analyse"]
+__all__ = ["WRITES_SOLVE_FUNCTIONS", "RankOracle", "analyse"]
+
+# A TU without seeds is solved only to say what its functions write (their summaries'
+# ``writes``), and only up to this many function definitions: pnetcdf's 815-function
+# dispatcher var_getput.c took 1.6 s more for it, its ncx.c (513) 0.6 s; past it the
+# summaries say "unknown" and callers assume every pointer argument is written.
+WRITES_SOLVE_FUNCTIONS = 300
 
 
 def _collect(tu: ParsedTU, external: dict[str, FunctionSummary], oracle: RankOracle,
-             error_exits: bool, everything: bool, failing: Mapping[int, failures.Arms]
+             error_exits: bool, everything: bool, failing: Mapping[int, failures.Arms],
+             status: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
              ) -> TUAnalysis:
-    return findings.collect(context.build(tu, external, oracle, error_exits, failing),
-                            everything)
+    return findings.collect(context.build(tu, external, oracle, error_exits, failing,
+                                          status), everything)
 
 
 def _tagged(default: TUAnalysis, reported: TUAnalysis, rule: rules.Rule) -> TUAnalysis:
@@ -46,17 +53,31 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
             failing: Mapping[int, failures.Arms]) -> RankOracle:
     from mpicc_wrap.analysis import rankdep
 
-    if not seeds.has_seeds(tu.ast, external, called):
-        return seeds.Uniform()
-
     def where(line: int) -> str:
         """A seed's preprocessed line as the user's ``file.c:LINE``."""
         loc = tu.loc(Pos(line, 1))
         return f"{os.path.basename(loc.file)}:{loc.line}"
 
-    return rankdep.RankDependence(tu.ast, external, loc=where, handle_names=tu.handle_names,
-                                  const_params=tu.const_params,
-                                  scalar_types=tu.scalar_typedefs, failures=failing)
+    def solve() -> rankdep.RankDependence:
+        return rankdep.RankDependence(
+            tu.ast, external, loc=where, handle_names=tu.handle_names,
+            const_params=tu.const_params, scalar_types=tu.scalar_typedefs,
+            failures=failing)
+
+    if not seeds.has_seeds(tu.ast, external, called):
+        if len(callgraph.functions(tu.ast)) > WRITES_SOLVE_FUNCTIONS:
+            return seeds.Uniform()
+        solved: list[rankdep.RankDependence] = []
+
+        def writes(name: str) -> list[str] | None:
+            """A summary's ``writes``: the solve of a TU without seeds finds no
+            per-process value, only the points-to facts (once, when first asked)."""
+            if not solved:
+                solved.append(solve())
+            return solved[0].effects(name, alone=False)[2]
+
+        return seeds.Uniform(writes)
+    return solve()
 
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
@@ -80,9 +101,11 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
         called = seeds.call_names(tu.ast)
         consulted = called - set(callgraph.functions(tu.ast))
         external = {n: s for n, s in external.items() if n in consulted}
-        failing = failures.failure_tests(tu.ast)  # one scan: the oracle and the CFGs
+        facts = failures.analyse(tu.ast, external)  # one scan: the oracle and the CFGs
+        failing = facts.tests
         oracle = oracle or _oracle(tu, external, called, failing)
-        result = _collect(tu, external, oracle, True, everything, failing)
+        result = _collect(tu, external, oracle, True, everything, failing,
+                          (facts.status, facts.fresh))
         if exit_divergence:
             result = _tagged(result, _collect(tu, external, oracle, False, everything,
                                               failing), rules.EXIT_DIVERGENCE)

@@ -353,6 +353,9 @@ class NeverRank:
     def rank_params(self, func_name: str) -> list[int]:
         return []
 
+    def ignores_arguments(self, func_name: str) -> bool:
+        return False
+
     def effects(self, func_name: str, alone: bool = True
                 ) -> tuple[bool, list[str], list[str] | None]:
         return False, [], None

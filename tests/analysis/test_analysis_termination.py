@@ -256,12 +256,26 @@ def test_csmith_programs_with_mpi_terminate(seed: int, tmp_path: Path) -> None:
 
 def test_a_tu_without_seeds_skips_the_solver() -> None:
     """No rank, no received data, no per-process library call: every question has the
-    answer "single-valued" without a fixed point (``rankdep.seeds``)."""
+    answer "single-valued" without a fixed point (``rankdep.seeds``); one solve, made
+    only for the summaries, says what each function writes (``effects.py``)."""
     no_seed = """int n = 3; void work(int *p) { *p += n; }
     int main(int c, char **v) { MPI_Init(&c, &v); work(&n);
       if (n) MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }"""
-    with pytest.raises(IndexError):  # no solver was made
-        _analyse(no_seed)
+    calls: list[str] = []
+    real = rankdep.RankDependence.reason
+
+    def counted(self: rankdep.RankDependence, *args: object) -> str | None:
+        calls.append("reason")
+        return real(self, *args)  # type: ignore[arg-type]
+
+    rankdep.RankDependence.reason = counted  # type: ignore[method-assign]
+    try:
+        result, solver, _ = _analyse(no_seed)
+    finally:
+        rankdep.RankDependence.reason = real  # type: ignore[method-assign]
+    assert not result.findings and not calls  # no question reached the solver
+    # *p, and n, which main passes it (points-to facts are context-insensitive)
+    assert not solver.store.multi and result.summaries["work"].writes == ["g:n:0", "p0:1"]
     seeded = no_seed.replace("work(&n);", "MPI_Comm_rank(MPI_COMM_WORLD, &n);")
     result, _, _ = _analyse(seeded)
     assert result.findings

@@ -5,8 +5,10 @@ in the caller's."""
 from __future__ import annotations
 
 import pytest
-from test_rankdep import analyse, verdicts
+from analysis_helpers import parse_source
+from test_rankdep import PRELUDE, analyse, verdicts
 
+from mpicc_wrap.analysis import unit
 from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.model import FunctionSummary
 
@@ -165,3 +167,56 @@ def test_a_summary_judges_a_function_apart_from_its_callers_in_the_tu(
     rd, _ = analyse(ISOLATED)
     assert rd.effects(func, alone=False)[:2] == world
     assert rd.effects(func)[:2] == alone
+
+
+ARGUMENTS = """
+int count(int *data, int n) { int s = 0, i; for (i = 0; i < n; i++) s += data[i]; return s; }
+int positive(int *data) { return data[0] > 0; }
+int fill(int *data, int n) { int i; for (i = 0; i < n; i++) data[i] = i; return 3; }
+int exchange(int *data, int n) { int o = 0;
+    if (MPI_Bcast(data, n, 0, 0, 0) != 0) o = 1;
+    return o; }
+static int hidden(int *data) { return 0 * data[0]; }
+int main(void) { int rank, d[4]; MPI_Comm_rank(0, &rank); d[0] = rank;
+    return count(d, 4) + positive(d) + fill(d, 4) + exchange(d, 4) + hidden(d); }
+"""
+
+
+@pytest.mark.parametrize(("func", "ignores"), [
+    ("count", False),  # the sum of what it is given
+    ("positive", False),
+    ("fill", True),  # always 3
+    ("exchange", True),  # 0 unless the broadcast failed (the failure arm is not walked)
+])
+def test_a_result_that_ignores_the_arguments(func: str, ignores: bool) -> None:
+    rd, _ = analyse(ARGUMENTS)
+    assert rd.ignores_arguments(func) is ignores
+
+
+def test_the_summary_of_a_function_that_ignores_its_arguments_is_uniform() -> None:
+    """Its callers in other TUs pass it per-process data (Scotch's dgraphHaloSync) and
+    must not take its result, an error code, as per-process."""
+    tu = parse_source(PRELUDE + ARGUMENTS)
+    s = unit.analyse(tu, {}).summaries
+    assert [n for n in ("count", "positive", "fill", "exchange", "hidden")
+            if s[n].uniform_return] == ["fill", "exchange"]
+
+
+def test_a_tu_without_seeds_still_says_what_its_functions_write() -> None:
+    """No per-process value in the file, but its callers need to know which arguments
+    a function writes (Scotch's dgraphGhst2, in a file without seeds)."""
+    tu = parse_source(PRELUDE + """
+        typedef struct { int n; int *tab; } graph;
+        void set(int *p, int *q) { *p = *q; }
+        void build(graph *g) { g->n = 1; }""")
+    s = unit.analyse(tu, {}).summaries
+    assert s["set"].writes == ["p0:1"] and s["build"].writes == ["f:n:0"]
+
+
+def test_a_large_tu_without_seeds_is_not_solved_for_writes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solve made only for the summaries is bounded by the number of functions
+    (pnetcdf's 815-function var_getput.c): past it, what they write is unknown."""
+    monkeypatch.setattr(unit, "WRITES_SOLVE_FUNCTIONS", 1)
+    tu = parse_source(PRELUDE + "void set(int *p) { *p = 1; } void two(void) { }")
+    assert unit.analyse(tu, {}).summaries["set"].writes is None

@@ -13,9 +13,10 @@ from paths import CORPUS
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
-from mpicc_wrap.analysis import unit
+from mpicc_wrap.analysis import failures, unit
 from mpicc_wrap.analysis.failures import failure_tests
 from mpicc_wrap.analysis.rankdep import RankDependence
+from mpicc_wrap.model import FunctionSummary
 
 PRELUDE = """\
 typedef int MPI_Comm; typedef unsigned long size_t;
@@ -54,6 +55,10 @@ THEN, ELSE = (True, False), (False, True)
 @pytest.mark.parametrize("body,arms", [
     # an MPI call's result, and spellings of "it failed"
     ("if (MPI_Barrier(comm) != 0) return 1;", THEN),
+    # 0 wherever nothing failed: 1 only in the failure arm of an allocation test
+    ("int bad = 0; if (malloc(4) == NULL) bad = 1; if (bad != 0) return 1;", THEN),
+    # 0 everywhere: the arm never runs at all
+    ("int rc; rc = 0; if (rc != 0) return rc;", THEN),
     ("if (0 != MPI_Barrier(comm)) return 1;", THEN),
     ("if (MPI_Barrier(comm)) return 1;", THEN),
     ("if (!MPI_Barrier(comm)) rank++; else return 1;", ELSE),
@@ -90,7 +95,6 @@ def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None)
     "int rc = MPI_Barrier(comm); rc = rank; if (rc != 0) return rc;",
     "int rc = MPI_Barrier(comm); fill(&rc); if (rc != 0) return rc;",
     "int rc = MPI_Barrier(comm); rc += 1; if (rc != 0) return rc;",
-    "int rc; rc = 0; if (rc != 0) return rc;",  # never an MPI result: nothing to say
     # not error codes: times, handle conversions, the tool interface, the TU's own MPI_
     "if (MPI_Wtime() != 0) return 1;",
     "if (MPI_Comm_c2f(comm) != 0) return 1;",
@@ -246,3 +250,55 @@ def test_only_a_failure_arm_leaves_the_collective_unwarned() -> None:
                      "unknown_result": "mpi-collective-order"}
     asked = {f.function: f.tag for f in unit.analyse(tu, {}, error_divergence=True).findings}
     assert asked == {**found, "allocation": "mpi-error-divergence"}
+
+
+STATUS = PRELUDE + """
+int sync(MPI_Comm c) { int o = 0; if (MPI_Barrier(c) != 0) { o = 1; } return o; }
+int sync2(MPI_Comm c) { if (sync(c) != 0) return 1; return MPI_Barrier(c); }
+int choose(int x) { if (x) return 1; return 0; }
+int *group(size_t n) { int *b; if ((b = malloc(n)) == ((void *) 0)) return ((void *) 0);
+    return b; }
+int *maybe(int x) { if (x) return ((void *) 0); return malloc(4); }
+int other(MPI_Comm c);
+int *other_group(size_t n);
+void *memAllocGroup(void **, ...); void *lookup(int); void *xrealloc(void *, size_t);
+int f(int x, MPI_Comm c) { int *p;
+    if (sync(c) != 0) return 1;
+    if (sync2(c)) return 1;
+    if (choose(x) != 0) return 1;
+    if ((p = group(4)) == ((void *) 0)) return 1;
+    if (maybe(x) == ((void *) 0)) return 1;
+    if (other(c) != 0) return 1;
+    if (other_group(4) == ((void *) 0)) return 1;
+    if (memAllocGroup((void **) &p, 4, (void *) 0) == ((void *) 0)) return 1;
+    if (lookup(x) == ((void *) 0)) return 1;
+    if (xrealloc(p, 8) == ((void *) 0)) return 1;
+    return 0; }
+"""
+
+
+def test_status_and_allocating_functions_make_failure_tests() -> None:
+    """A function of the TU (or of another, by its summary) that returns 0, or a fresh
+    pointer, unless an MPI call or an allocation failed: a test of its result is a
+    failure test, like one of MPI_Barrier's (Scotch's dgraphHaloSync, memAllocGroup)."""
+    ast = GnuCParser().parse(STATUS)
+    ext = {"other": FunctionSummary("other", "o.c", 1, False, [], True, status_code=True),
+           "other_group": FunctionSummary("other_group", "o.c", 2, False, [], True,
+                                          fresh_result=True)}
+    facts = failures.analyse(ast, ext)
+    assert facts.status == {"sync", "sync2"} and facts.fresh == {"group"}
+    f = ast.ext[-1]
+    tests = [s.cond for s in f.body.block_items if isinstance(s, c_ast.If)]
+    # ... and a declared function named as an allocator (not realloc) that returns a
+    # pointer, without a summary (Scotch's memAllocGroup, of its sequential library)
+    assert [facts.tests.get(id(t)) for t in tests] == [
+        THEN, THEN, None, THEN, None, THEN, THEN, THEN, None, None]
+    assert failures.analyse(ast).tests.get(id(tests[5])) is None  # no summary: unknown
+
+
+def test_summaries_say_which_functions_are_status_and_allocating_functions() -> None:
+    tu = parse_source(STATUS.replace("int f(int x", "int unused(int x"))
+    s = unit.analyse(tu, {}).summaries
+    assert [n for n in ("sync", "sync2", "choose", "group", "maybe") if s[n].status_code] \
+        == ["sync", "sync2"]
+    assert [n for n in ("sync", "group", "maybe") if s[n].fresh_result] == ["group"]

@@ -11,7 +11,7 @@ MPI calls, such as a container or I/O utility file -- is skipped (``Uniform``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from pycparser import c_ast
 
@@ -59,7 +59,15 @@ def has_seeds(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary],
 
 
 class Uniform:
-    """The rank-dependence answers of a TU without seeds: everything is single-valued."""
+    """The rank-dependence answers of a TU without seeds: everything is single-valued.
+    What a function writes (its summary's ``writes``, ``effects.py``) still needs the
+    points-to facts: ``writes`` (a callable) solves the TU for them when a summary
+    first asks (None: unknown).  Without them a caller in another TU had to assume
+    that Scotch's ``dgraphGhst2(grafptr)`` (a file without seeds) writes per-process
+    data through every argument it was given."""
+
+    def __init__(self, writes: Callable[[str], list[str] | None] | None = None) -> None:
+        self._writes = writes
 
     def reason(self, func_name: str, expr: c_ast.Node, comm: str = "") -> str | None:
         return None
@@ -70,6 +78,9 @@ class Uniform:
     def rank_params(self, func_name: str) -> list[int]:
         return []
 
+    def ignores_arguments(self, func_name: str) -> bool:
+        return False  # not solved with per-process arguments: unknown
+
     def effects(self, func_name: str, alone: bool = True
                 ) -> tuple[bool, list[str], list[str] | None]:
-        return False, [], None  # not solved: what it writes is unknown
+        return False, [], self._writes(func_name) if self._writes else None

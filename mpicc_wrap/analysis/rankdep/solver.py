@@ -32,6 +32,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Param,
     Ret,
     callers_first,
+    deref,
     enumerators,
     function_facts,
     is_scalar,
@@ -48,6 +49,7 @@ __all__ = ["WALKS_PER_UNIT", "WALKS_SLACK", "RankDependence"]
 # is treated as multi-valued and each unit is walked one last time (sound, imprecise).
 WALKS_PER_UNIT = 12
 WALKS_SLACK = 64
+ARGUMENT = "depends on an argument"  # the seed of ``ignores_arguments``
 
 
 class RankDependence(Statements):
@@ -173,10 +175,26 @@ class RankDependence(Statements):
         solo = self.isolated(func_name)
         return solo.returns_rank(func_name), solo._effects(f, solo._rank_writes), writes
 
-    def isolated(self, func_name: str) -> RankDependence:
+    def ignores_arguments(self, func_name: str) -> bool:
+        """The function returns a value that is the same on every rank whatever its
+        arguments: solved alone (``isolated``) with every parameter, and all it points
+        to, per-process, its result stays single-valued.  Scotch's ``dgraphHaloSync(g,
+        data, type)`` returns 0 or, after a failed MPI call, 1; a caller in another TU
+        passes it halo data that differs between processes, and without this fact took
+        its result, and every ``if (dgraphHaloSync(...) != 0) return 1;``, as
+        per-process (the rule for unknown functions)."""
+        f = self._funcs.get(func_name)
+        if f is None or not f.returns_scalar or self.store.gave_up \
+                or self._within is not None:
+            return False
+        alone = self.isolated(func_name, arguments=True)
+        return not alone.store.gave_up and Ret(func_name) not in alone.store.multi
+
+    def isolated(self, func_name: str, arguments: bool = False) -> RankDependence:
         """The function and the TU's functions it calls, solved again from the world's
         facts less what only its callers in this TU made per-process
-        (``effects.forgetting``).  A summary speaks to callers in other TUs: pnetcdf's
+        (``effects.forgetting``); with ``arguments``, every parameter and what it
+        points to per-process.  A summary speaks to callers in other TUs: pnetcdf's
         ``ncmpio_NC_check_vlens(ncp)`` "returned the rank" because another function of
         its file calls an unknown function on the same file object under ``rank ==
         0``; its callers in ``ncmpio_header_get.c`` then warned 30 times."""
@@ -190,6 +208,12 @@ class RankDependence(Statements):
         clone._ever = {n: ({} if n in units else v) for n, v in self._ever.items()}
         clone._writes, clone._rank_writes = {}, {}
         clone.walks = 0
+        f = self._funcs[func_name]
+        for i, p in enumerate(f.params if arguments else ()):
+            if p:  # the parameter as passed, and what it points to
+                for loc in (Param(func_name, i), Local(func_name, p),
+                            deref(Local(func_name, p)), deref(deref(Local(func_name, p)))):
+                    clone.store.mark(loc, ARGUMENT)
         clone._solve(units)
         return clone
 
