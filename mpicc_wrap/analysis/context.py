@@ -36,8 +36,7 @@ class RankOracle(Protocol):
     def reason(self, func_name: str, expr: c_ast.Node, comm: str = "") -> str | None: ...
     def returns_rank(self, func_name: str) -> bool: ...
     def rank_params(self, func_name: str) -> list[int]: ...
-    def effects(self, func_name: str, alone: bool = True
-                ) -> tuple[bool, list[str], list[str] | None]: ...
+    def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]: ...
     def ignores_arguments(self, func_name: str) -> bool: ...
 
 
@@ -193,12 +192,12 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
     def multi(cond: c_ast.Node) -> bool:
         return ctx.oracle.reason(f, cond) is not None
 
-    # other TUs can call it: judge it apart from its callers in this one
-    exported = "static" not in (d.decl.storage or [])
-    returns, ranked, writes = ctx.oracle.effects(f, exported)
+    # other TUs can call it (not main: no file calls main)
+    exported = "static" not in (d.decl.storage or []) and f != "main"
+    returns, ranked, writes = ctx.oracle.effects(f)
     shared, uniform = outputs.wrapper_facts(d, _params(d), multi)
     status = f in ctx.status[0]  # 0 in every run without failures
-    uniform = uniform or status or (exported and not returns
+    uniform = uniform or status or (exported and not returns and bool(_params(d))
                                     and ctx.oracle.ignores_arguments(f))
     return FunctionSummary(
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,

@@ -65,8 +65,10 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
             failures=failing)
 
     if not seeds.has_seeds(tu.ast, external, called):
-        if len(callgraph.functions(tu.ast)) > WRITES_SOLVE_FUNCTIONS:
-            return seeds.Uniform()
+        defined = callgraph.functions(tu.ast)
+        if len(defined) > WRITES_SOLVE_FUNCTIONS or not set(defined) - {"main"} - set(
+                callgraph.internal(tu.ast)):
+            return seeds.Uniform()  # too large, or nothing another file can call
         solved: list[rankdep.RankDependence] = []
 
         def writes(name: str) -> list[str] | None:
@@ -74,7 +76,7 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
             per-process value, only the points-to facts (once, when first asked)."""
             if not solved:
                 solved.append(solve())
-            return solved[0].effects(name, alone=False)[2]
+            return solved[0].effects(name)[2]
 
         return seeds.Uniform(writes)
     return solve()

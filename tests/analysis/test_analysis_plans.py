@@ -137,8 +137,7 @@ class BrokenOracle:
     def ignores_arguments(self, func_name: str) -> bool:
         return False
 
-    def effects(self, func_name: str, alone: bool = True
-                ) -> tuple[bool, list[str], list[str] | None]:
+    def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
         return False, [], None
 
 

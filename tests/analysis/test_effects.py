@@ -134,41 +134,6 @@ def test_a_caller_writes_only_what_the_callee_may_write(writes: list[str] | None
     assert verdicts(MOD_CALLER, external=ext) == expected
 
 
-ISOLATED = """
-typedef struct { int n; int *buf; } obj;
-int shared;
-void unknown(obj *o);
-int size_of(obj *o) { return o->n; }
-int twice(int x) { return 2 * x; }
-int read_shared(void) { return shared; }
-void set(int *p, int v) { *p = v; }
-int main(void) { obj o; int rank, k; o.n = 1;
-    MPI_Comm_rank(0, &rank);
-    if (rank == 0) unknown(&o);
-    k = size_of(&o) + twice(rank);
-    if (rank == 0) shared = 1;
-    set(&k, rank);
-    return read_shared() + k; }
-"""
-
-
-@pytest.mark.parametrize(("func", "world", "alone"), [
-    # the file object is per-process only because main calls unknown() on rank 0
-    ("size_of", (True, []), (False, [])),
-    # main passes the rank
-    ("twice", (True, []), (False, [])),
-    # a global is state every caller shares: kept
-    ("read_shared", (True, []), (True, [])),
-    # what main passes through the pointer
-    ("set", (False, ["p0:1"]), (False, [])),
-])
-def test_a_summary_judges_a_function_apart_from_its_callers_in_the_tu(
-        func: str, world: tuple[bool, list[str]], alone: tuple[bool, list[str]]) -> None:
-    rd, _ = analyse(ISOLATED)
-    assert rd.effects(func, alone=False)[:2] == world
-    assert rd.effects(func)[:2] == alone
-
-
 ARGUMENTS = """
 int count(int *data, int n) { int s = 0, i; for (i = 0; i < n; i++) s += data[i]; return s; }
 int positive(int *data) { return data[0] > 0; }

@@ -38,20 +38,15 @@ from collections.abc import Iterable, Mapping
 from mpicc_wrap.analysis.rankdep.locations import (
     ANY,
     MAX_DEREF,
-    Ctl,
     Deref,
     Field,
     FunctionFacts,
     Global,
     Loc,
     Local,
-    Param,
-    Ret,
-    Store,
 )
 
-__all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "forgetting", "parse",
-           "portable"]
+__all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "parse", "portable"]
 
 EVERYTHING_TOKEN = "*"
 RETURNED_TOKEN = "r"
@@ -116,31 +111,3 @@ def parse(token: str) -> tuple[str, str, int] | None:
         return kind, name, depth
     return None
 
-
-def forgetting(store: Store, units: set[str], funcs: Mapping[str, FunctionFacts],
-               keep_fallback: bool) -> Store:
-    """A copy of the world solve's ``store`` without what only the callers of
-    ``units`` (a call-closed set of functions) made per-process: their parameters as
-    passed and the memory those point to, their call gates, and the memory of functions
-    outside ``units``.  Fields and globals are kept: they are state every caller
-    shares.  Points-to sets are kept (copied: a solve grows them in place)."""
-    out = Store()
-    out.pts = {k: set(v) for k, v in store.pts.items()}
-    out.fallback = store.fallback if keep_fallback else None
-    out.multi = {k: r for k, r in store.multi.items() if not _context(k, units, funcs)}
-    return out
-
-
-def _context(loc: Loc, units: set[str], funcs: Mapping[str, FunctionFacts]) -> bool:
-    if isinstance(loc, (Param, Ctl)):
-        return loc.fn in units
-    root = loc.base if isinstance(loc, Deref) else loc
-    if isinstance(root, (Param, Ctl, Ret)):
-        return True
-    if isinstance(root, Local):
-        if root.fn not in units:
-            return True
-        f = funcs.get(root.fn)
-        return f is not None and root.name in f.params  # the parameter, or what it
-        # points to: the caller's value and memory
-    return False

@@ -173,6 +173,15 @@ class Store:
         self.changed: set[Fact] = set()  # facts that grew during that walk
         self.readonly = False  # answering a query: record nothing
 
+    def copy(self) -> Store:
+        """Its facts, in a store of their own (a solve grows points-to sets in
+        place)."""
+        out = Store()
+        out.multi = dict(self.multi)
+        out.pts = {k: set(v) for k, v in self.pts.items()}
+        out.fallback, out.gave_up = self.fallback, self.gave_up
+        return out
+
     def get(self, loc: Loc) -> str | None:
         """Reason ``loc`` is multi-valued (recorded as read by the current unit);
         ``ANY`` is multi-valued as soon as some location is.  A per-process value

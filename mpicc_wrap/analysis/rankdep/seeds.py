@@ -81,6 +81,5 @@ class Uniform:
     def ignores_arguments(self, func_name: str) -> bool:
         return False  # not solved with per-process arguments: unknown
 
-    def effects(self, func_name: str, alone: bool = True
-                ) -> tuple[bool, list[str], list[str] | None]:
+    def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
         return False, [], self._writes(func_name) if self._writes else None

@@ -20,7 +20,6 @@ from mpicc_wrap.analysis.rankdep.communicators import (
     null_tested,
 )
 from mpicc_wrap.analysis.rankdep.locations import (
-    ANY,
     EVERYTHING,
     GAVE_UP,
     Ctl,
@@ -31,6 +30,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Local,
     Param,
     Ret,
+    Store,
     callers_first,
     deref,
     enumerators,
@@ -160,64 +160,60 @@ class RankDependence(Statements):
             return False
         return Ret(func_name) in self.store.multi or self.store.gave_up
 
-    def effects(self, func_name: str, alone: bool = True
-                ) -> tuple[bool, list[str], list[str] | None]:
+    def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
         """For the function's summary: (``returns_rank``, ``rank_writes``, ``writes``)
-        (``effects.py`` tokens); with ``alone`` the first two judged apart from the
-        TU's callers of the function (``isolated``), the last always from the world."""
+        (``effects.py`` tokens)."""
         f = self._funcs.get(func_name)
         if f is None:
             return False, [], None
-        writes = self._effects(f, self._writes)
-        ranked = self._effects(f, self._rank_writes)
-        if not alone or not (self.returns_rank(func_name) or ranked):
-            return self.returns_rank(func_name), ranked, writes
-        solo = self.isolated(func_name)
-        return solo.returns_rank(func_name), solo._effects(f, solo._rank_writes), writes
+        return (self.returns_rank(func_name), self._effects(f, self._rank_writes),
+                self._effects(f, self._writes))
 
     def ignores_arguments(self, func_name: str) -> bool:
         """The function returns a value that is the same on every rank whatever its
-        arguments: solved alone (``isolated``) with every parameter, and all it points
-        to, per-process, its result stays single-valued.  Scotch's ``dgraphHaloSync(g,
-        data, type)`` returns 0 or, after a failed MPI call, 1; a caller in another TU
-        passes it halo data that differs between processes, and without this fact took
-        its result, and every ``if (dgraphHaloSync(...) != 0) return 1;``, as
-        per-process (the rule for unknown functions)."""
+        arguments: with every parameter of every function other TUs can call, and all
+        they point to, per-process (``_arguments``, one solve for the TU), its result
+        stays single-valued.  Scotch's ``dgraphHaloSync(g, data, type)`` returns 0
+        or, after a failed MPI call, 1; a caller in another TU passes it halo data that
+        differs between processes, and without this fact took its result, and every
+        ``if (dgraphHaloSync(...) != 0) return 1;``, as per-process (the rule for
+        unknown functions).  One solve answers for all: it holds more per-process facts
+        than one per function would (other functions' parameters too), so a result it
+        finds single-valued is single-valued for each function by itself."""
         f = self._funcs.get(func_name)
         if f is None or not f.returns_scalar or self.store.gave_up \
                 or self._within is not None:
             return False
-        alone = self.isolated(func_name, arguments=True)
-        return not alone.store.gave_up and Ret(func_name) not in alone.store.multi
+        solved = self._arguments
+        return not solved.store.gave_up and Ret(func_name) not in solved.store.multi
 
-    def isolated(self, func_name: str, arguments: bool = False) -> RankDependence:
-        """The function and the TU's functions it calls, solved again from the world's
-        facts less what only its callers in this TU made per-process
-        (``effects.forgetting``); with ``arguments``, every parameter and what it
-        points to per-process.  A summary speaks to callers in other TUs: pnetcdf's
-        ``ncmpio_NC_check_vlens(ncp)`` "returned the rank" because another function of
-        its file calls an unknown function on the same file object under ``rank ==
-        0``; its callers in ``ncmpio_header_get.c`` then warned 30 times."""
-        if self.store.gave_up or self._within is not None:
-            return self
-        units = effects.closure(func_name, self._funcs)
-        ranked = set().union(*(self._rank_writes.get(u, set()) for u in units))
-        clone = copy.copy(self)
-        clone.store = effects.forgetting(self.store, units, self._funcs, ANY in ranked)
-        clone._seen, clone._met, clone._relative = {}, {}, {}
-        clone._ever = {n: ({} if n in units else v) for n, v in self._ever.items()}
-        clone._writes, clone._rank_writes = {}, {}
-        clone.walks = 0
-        f = self._funcs[func_name]
-        for i, p in enumerate(f.params if arguments else ()):
-            if p:  # the parameter as passed, and what it points to
-                for loc in (Param(func_name, i), Local(func_name, p),
-                            deref(Local(func_name, p)), deref(deref(Local(func_name, p)))):
-                    clone.store.mark(loc, ARGUMENT)
-        clone._solve(units)
+    @functools.cached_property
+    def _arguments(self) -> RankDependence:
+        """The TU solved again with every parameter of its exported functions, and
+        all it points to, per-process (``ignores_arguments``)."""
+        exported = {d.decl.name for d in self._ast.ext if isinstance(d, c_ast.FuncDef)
+                    and "static" not in (d.decl.storage or [])} - {"main"}
+        clone = self._clone(self.store.copy())
+        for name in sorted(exported & set(self._funcs)):
+            for i, p in enumerate(self._funcs[name].params):
+                if p:  # the parameter as passed, and what it points to
+                    for loc in (Param(name, i), Local(name, p), deref(Local(name, p)),
+                                deref(deref(Local(name, p)))):
+                        clone.store.mark(loc, ARGUMENT)
+        clone._solve()
         return clone
 
-    def _effects(self, f: FunctionFacts, recorded: dict[str, set[Loc]]) -> list[str]:
+    def _clone(self, store: Store) -> RankDependence:
+        """This solver with ``store`` and no answers yet (``_arguments``)."""
+        clone = copy.copy(self)
+        clone.store = store
+        clone._seen, clone._met, clone._relative = {}, {}, {}
+        clone._ever = {n: dict(v) for n, v in self._ever.items()}
+        clone._writes, clone._rank_writes = {}, {}
+        clone.walks = 0
+        return clone
+
+    def _effects(self, f: FunctionFacts, recorded: Mapping[str, set[Loc]]) -> list[str]:
         if self.store.gave_up:
             return [effects.EVERYTHING_TOKEN]
         written = [loc for g in sorted(effects.closure(f.name, self._funcs))
@@ -250,18 +246,16 @@ class RankDependence(Statements):
 
     # -- fixed point ----------------------------------------------------------------------
 
-    def _solve(self, only: set[str] | None = None) -> None:
-        """Walk units (file-scope declarations "", then each function; ``only``: just
-        these functions) until no location grows; a unit is walked again only when a
-        location it read grew.
+    def _solve(self) -> None:
+        """Walk units (file-scope declarations "", then each function) until no
+        location grows; a unit is walked again only when a location it read grew.
 
         Termination: locations are finite (names of the TU, k-limited by ``deref``), the
         facts about them only grow (a reason once set stays; points-to sets only gain
         locations), so the fixed point exists; the walk cap bounds the time to reach it.
         """
         readers: dict[Fact, set[str]] = {}
-        units = ["", *callers_first(self._funcs)] if only is None else [
-            u for u in callers_first(self._funcs) if u in only]
+        units = ["", *callers_first(self._funcs)]
         work = collections.deque(units)
         pending = set(work)
         cap = WALKS_PER_UNIT * len(units) + WALKS_SLACK
