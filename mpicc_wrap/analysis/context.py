@@ -195,9 +195,10 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
     # other TUs can call it (not main: no file calls main)
     exported = "static" not in (d.decl.storage or []) and f != "main"
     returns, ranked, writes = ctx.oracle.effects(f)
-    shared, uniform = outputs.wrapper_facts(d, _params(d), multi)
+    params = _params(d)
+    shared, uniform = outputs.wrapper_facts(d, params, multi)
     status = f in ctx.status[0]  # 0 in every run without failures
-    uniform = uniform or status or (exported and not returns and bool(_params(d))
+    uniform = uniform or status or (exported and not returns and bool(params)
                                     and ctx.oracle.ignores_arguments(f))
     return FunctionSummary(
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,

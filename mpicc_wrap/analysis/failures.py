@@ -62,7 +62,7 @@ and kept in the CFG like any other arm.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from pycparser import c_ast
@@ -184,24 +184,26 @@ def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Write
 def _returns_status(d: c_ast.FuncDef, scan: _Writes) -> bool:
     """Every return outside failure arms gives 0, an error code or a local written
     only with those (and the function returns a value that is no pointer)."""
-    if not scan.returns or _returns_pointer(d):
-        return False
-    zero = scan.zeros()
-    return all(e is not None and (int_constant(e) == 0 or _is_code(e, scan.known)
-                                  or (isinstance(_strip(e), c_ast.ID)
-                                      and _strip(e).name in zero))  # type: ignore[attr-defined]
-               for e in scan.returns)
+    return not _returns_pointer(d) and _every_return(
+        scan, lambda e: int_constant(e) == 0 or _is_code(e, scan.known), scan.zeros())
 
 
 def _returns_fresh(d: c_ast.FuncDef, scan: _Writes) -> bool:
     """Every return outside failure arms gives a fresh pointer."""
-    if not scan.returns or not _returns_pointer(d):
-        return False
-    fresh = scan.fresh()
-    return all(e is not None and (_is_allocation(e, scan.known)
-                                  or (isinstance(_strip(e), c_ast.ID)
-                                      and _strip(e).name in fresh))  # type: ignore[attr-defined]
-               for e in scan.returns)
+    return _returns_pointer(d) and _every_return(
+        scan, lambda e: _is_allocation(e, scan.known), scan.fresh())
+
+
+def _every_return(scan: _Writes, value: Callable[[c_ast.Node], bool],
+                  locals_: frozenset[str]) -> bool:
+    """The function returns (outside failure arms), and every such ``return`` gives a
+    value ``value`` accepts or one of the locals ``locals_``."""
+    def accepted(e: c_ast.Node | None) -> bool:
+        bare = _strip(e) if e is not None else None
+        return e is not None and (value(e) or (
+            isinstance(bare, c_ast.ID) and bare.name in locals_))
+
+    return bool(scan.returns) and all(accepted(e) for e in scan.returns)
 
 
 def _returns_pointer(d: c_ast.FuncDef) -> bool:

@@ -11,6 +11,7 @@ import re
 import pytest
 from analysis_helpers import parse_source
 
+from mpicc_wrap.analysis.rankdep import seeds
 from mpicc_wrap.analysis.unit import analyse
 from mpicc_wrap.model import TUAnalysis
 
@@ -341,28 +342,9 @@ def test_stats(result: TUAnalysis) -> None:
     assert st.collective_sites > st.flagged_sites and st.user_lines > 100
 
 
-class NeverRank:
-    """A rank-dependence oracle that finds nothing rank-dependent."""
-
-    def reason(self, func_name: str, expr: object) -> None:
-        return None
-
-    def returns_rank(self, func_name: str) -> bool:
-        return False
-
-    def rank_params(self, func_name: str) -> list[int]:
-        return []
-
-    def ignores_arguments(self, func_name: str) -> bool:
-        return False
-
-    def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
-        return False, [], None
-
-
 def test_findings_need_a_rank_dependent_condition() -> None:
     tu = parse_source(SOURCE)
-    assert analyse(tu, {}, NeverRank()).findings == []
+    assert analyse(tu, {}, seeds.Uniform()).findings == []
 
 
 def test_analysis_context_is_public_and_frozen() -> None:

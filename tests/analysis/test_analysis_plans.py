@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from analysis_helpers import parse_source
 
+from mpicc_wrap.analysis.rankdep import seeds
 from mpicc_wrap.analysis.unit import analyse
 from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.model import FunctionSummary, ParsedTU, Pos, TUAnalysis
@@ -122,23 +123,11 @@ def test_without_external_summary_the_call_is_deferred(parsed: ParsedTU) -> None
     assert all(f.function != "defer" for f in result.findings)
 
 
-class BrokenOracle:
+class BrokenOracle(seeds.Uniform):
     """A rank-dependence oracle that fails, as a bug in our own code would."""
 
-    def reason(self, func_name: str, expr: object) -> str | None:
+    def reason(self, func_name: str, expr: object, comm: str = "") -> str | None:
         raise KeyError(func_name)
-
-    def returns_rank(self, func_name: str) -> bool:
-        return False
-
-    def rank_params(self, func_name: str) -> list[int]:
-        return []
-
-    def ignores_arguments(self, func_name: str) -> bool:
-        return False
-
-    def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
-        return False, [], None
 
 
 def test_internal_failure_becomes_analysis_skipped(parsed: ParsedTU) -> None:

@@ -1,5 +1,6 @@
-"""What a function may leave per-process in memory its callers see: the
-``rank_writes`` of its cross-TU summary, and how a caller in another TU applies them.
+"""What a function may write in memory its callers see, and what of it it may leave
+per-process: the ``writes`` and ``rank_writes`` of its cross-TU summary, as tokens a
+caller in another TU applies (``expressions.Expressions._summary_targets``).
 
 PARCOACH (paper 004 §3.1) summarises a function by its collectives; Zhang &
 Duesterwald's multi-valued analysis (paper 003 §3) is intraprocedural over one TU.
@@ -13,8 +14,9 @@ result did not was assumed to write nothing per-process (``get_rank(&r)`` with
 ``MPI_Comm_rank`` inside: ``if (r == 0) MPI_Barrier`` in another TU was silent).
 
 A summary lists the abstract locations the function, or a function of its TU it
-calls (transitively), writes with a multi-valued value or under a multi-valued
-condition of its own body, as tokens a caller's TU can name:
+calls (transitively), writes (``writes``), and those it writes with a multi-valued
+value or under a multi-valued condition of its own body (``rank_writes``), as tokens a
+caller's TU can name:
 
 * ``p{i}:{k}``: what parameter ``i`` points to, ``k`` dereferences deep (``*p``: 1);
 * ``f:{name}:{k}``: the struct field ``name`` (fields are one location per name in

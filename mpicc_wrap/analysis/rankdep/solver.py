@@ -166,8 +166,9 @@ class RankDependence(Statements):
         f = self._funcs.get(func_name)
         if f is None:
             return False, [], None
-        return (self.returns_rank(func_name), self._effects(f, self._rank_writes),
-                self._effects(f, self._writes))
+        units = sorted(effects.closure(func_name, self._funcs))
+        return (self.returns_rank(func_name), self._effects(f, units, self._rank_writes),
+                self._effects(f, units, self._writes))
 
     def ignores_arguments(self, func_name: str) -> bool:
         """The function returns a value that is the same on every rank whatever its
@@ -213,11 +214,12 @@ class RankDependence(Statements):
         clone.walks = 0
         return clone
 
-    def _effects(self, f: FunctionFacts, recorded: Mapping[str, set[Loc]]) -> list[str]:
+    def _effects(self, f: FunctionFacts, units: list[str],
+                 recorded: Mapping[str, set[Loc]]) -> list[str]:
+        """The tokens of what ``units`` (``f``'s call closure) wrote, per ``recorded``."""
         if self.store.gave_up:
             return [effects.EVERYTHING_TOKEN]
-        written = [loc for g in sorted(effects.closure(f.name, self._funcs))
-                   for loc in recorded.get(g, ())]
+        written = [loc for g in units for loc in recorded.get(g, ())]
         return effects.portable(f, written, not f.returns_scalar and not f.returns_void)
 
     @property
