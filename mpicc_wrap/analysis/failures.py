@@ -54,6 +54,19 @@ way, to a fixed point over the TU:
   case, but not ``realloc``/``dealloc``: ``memAllocGroup``, ``H5MM_malloc``,
   ``sc_malloc``): an assumption, stated here because nothing checks it.
 
+A run without failures is also one in which the program reports no error: an *error
+arm*, an arm that calls an error reporter (a function with ``error`` in its name:
+Scotch's ``SCOTCH_errorPrint``, hypre's ``hypre_error_w_msg``, PETSc's ``PetscError``)
+and then returns a non-zero constant or jumps (to the cleanup of an error path), is a
+failure arm whatever its test.  Scotch's ``dgraphBuild3`` checks the labels it received
+from its neighbours and, on a duplicate, reports it and returns 1; without this the
+test differed between processes, ``dgraphBuild3`` "returned the rank", and every
+caller's ``if (dgraphBuild3(...) != 0) return 1;`` made all it wrote afterwards
+per-process, across files (the summaries of ``dgraphInduceList`` and its kin).  An
+assumption: a root that cannot open its input and says so through such a reporter
+before returning is not warned by default (``-Wmpi-error-divergence`` reports it);
+``fprintf(stderr, ...)`` is no reporter.
+
 An arm that holds a label (``if (rc) { fail: cleanup(); return rc; }``, the target of
 a ``goto fail`` elsewhere) or a ``case`` is reached without its test, so it is walked
 and kept in the CFG like any other arm.
@@ -171,6 +184,7 @@ def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Write
         grown = dict(arms)
         for test, then, other in scan.tests:
             t, f = _arms(test, known, codes, fresh)
+            t, f = t or _reports_error(then), f or _reports_error(other)
             old = grown.get(id(test), _NOTHING)
             pair = (old[0] or (t and not _entered(then)), old[1] or (f and not _entered(other)))
             if pair != _NOTHING:
@@ -340,6 +354,29 @@ class _Writes(Visitor):
                 self.visit(arm)
 
     visit_TernaryOp = visit_If
+
+
+# A function that reports an error: Scotch's ``SCOTCH_errorPrint``, hypre's
+# ``hypre_error_w_msg``, PETSc's ``PetscError``, ``H5E_printf_stack`` is not matched.
+_REPORTER = re.compile(r"error", re.IGNORECASE)
+
+
+def _reports_error(arm: c_ast.Node | None) -> bool:
+    """``arm`` reports an error and leaves with a failure: it calls an error reporter
+    (a function with ``error`` in its name) and ends in ``return`` of a non-zero
+    constant or in a ``goto`` (module docstring: error arms)."""
+    if isinstance(arm, c_ast.Compound):
+        items = arm.block_items or []
+    else:
+        items = [arm] if arm is not None else []
+    if not items:
+        return False
+    last = items[-1]
+    leaves = isinstance(last, c_ast.Goto) or (
+        isinstance(last, c_ast.Return) and last.expr is not None
+        and int_constant(_strip(last.expr)) not in (None, 0))
+    return leaves and any(isinstance(s, c_ast.FuncCall) and _REPORTER.search(_name(s))
+                          for s in items[:-1])
 
 
 def _arms(e: c_ast.Node, known: _Known, codes: frozenset[str],

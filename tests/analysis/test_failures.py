@@ -25,6 +25,7 @@ int MPI_Comm_c2f(MPI_Comm); int MPI_T_pvar_get_num(int *);
 int MPI_Mine(MPI_Comm c) { return c; }
 void *malloc(size_t); void *calloc(size_t, size_t); void *realloc(void *, size_t);
 void fill(int *); long __builtin_expect(long, long);
+void SCOTCH_errorPrint(const char *, ...); int printf(const char *, ...);
 int shared_rc;
 """
 
@@ -82,6 +83,10 @@ THEN, ELSE = (True, False), (False, True)
     ("int *p = malloc(8); if (p) rank++; else return 1;", ELSE),
     ("int *p = (int *) malloc(8); if (NULL == p) return 1;", THEN),
     ("int *p = malloc(8); if (p != NULL) rank++; else return 1;", ELSE),
+    # an arm that reports an error and leaves with a failure (an error arm)
+    ("if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return 1; }", THEN),
+    ("if (data[0] >= 0) rank++; else { SCOTCH_errorPrint(\"bad\"); return (-1); }", ELSE),
+    ("if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); goto out; } out: return 0;", THEN),
     # a switch inside the failure arm has its own cases
     ("int rc = MPI_Barrier(comm); if (rc != 0) { switch (rc) { case 1: return 1; } }",
      THEN),
@@ -109,6 +114,11 @@ def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None)
     "int *p = malloc(8); p = data; if (p == NULL) return 1;",
     # a global written elsewhere
     "if (shared_rc != 0) return 1;",
+    # no error reported, or no failure returned, or the arm goes on
+    "if (data[0] < 0) { printf(\"bad\"); return 1; }",
+    "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return 0; }",
+    "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); rank++; }",
+    "if (data[0] < 0) return 1;",
     # an arm a goto or a case of an outer switch enters without the test
     "int rc = MPI_Barrier(comm); if (rank) goto fail; if (rc != 0) { fail: return 1; }",
     "int rc = MPI_Barrier(comm); switch (rank) { case 0: if (rc != 0) { case 1: rank++; } }",
