@@ -25,6 +25,9 @@ void publish_deep(void) { MPI_Comm_rank(0, shared_ptr); }
 void via_helper(int *r) { get_rank(r); }
 int *rank_buffer(void) { static int b; MPI_Comm_rank(0, &b); return &b; }
 int count(ctx *c) { return c->parts; }
+typedef struct { int comm; int pos; } buf_t;
+void fill_local(ctx *c, int *out) { buf_t b; MPI_Comm_rank(0, &b.pos); b.comm = c->parts;
+                                    *out = b.comm; }
 void gated(int *r) { *r = 1; }
 int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 0; }
 """
@@ -40,6 +43,7 @@ int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 
     ("via_helper", ["p0:1"]),  # through a function of the same TU
     ("rank_buffer", ["r"]),
     ("count", []),
+    ("fill_local", []),  # the fields of its local struct die with the call
     ("gated", []),  # per-process only because main calls it under 'me == 0'
 ])
 def test_rank_writes_name_what_a_caller_can_reach(func: str, tokens: list[str]) -> None:
@@ -104,6 +108,7 @@ def test_writes_name_everything_a_caller_can_reach_that_is_written() -> None:
     assert rd.effects("init")[2] == ["f:me:0", "f:parts:0"]
     assert rd.effects("gated")[2] == ["p0:1"]
     assert rd.effects("count")[2] == []
+    assert rd.effects("fill_local")[2] == ["p1:1"]  # not b.comm, b.pos (f:comm, f:pos)
 
 
 MOD_CALLER = """

@@ -670,7 +670,7 @@ def test_fields_of_a_local_struct_are_memory_of_the_call(storage: str, static_lo
                                                          multi: bool) -> None:
     """A function rank 0 alone calls fills a local ``struct buf b``: fields are shared
     by name, so the gate it is called under made every ``mode`` field per-process
-    (``Expressions._of_this_call``); a static or global ``b`` keeps the gate."""
+    (``Expressions._field_kind``); a static or global ``b`` keeps the gate."""
     src = CALLED_BY_ROOT.replace("STORAGE", storage).replace("STATIC_LOCAL", static_local)
     assert verdicts(src) == [True, multi]
 

@@ -279,23 +279,28 @@ class Expressions(PointsTo, Visitor):
                     self._value(e.expr))
         if isinstance(e, c_ast.StructRef):
             where = self._value(e.name) if e.type == "->" else self._lvalue(e.name)[1]
-            return [("ploc" if self._of_this_call(e) else "loc", Field(e.field.name))], where
+            return [(self._field_kind(e), Field(e.field.name))], where
         if isinstance(e, c_ast.Cast):
             return self._lvalue(e.expr)
         return [], self._value(e)
 
-    def _of_this_call(self, e: c_ast.StructRef) -> bool:
-        """``param->f``, or ``s.f`` of a local struct ``s`` of automatic storage: memory
-        the caller passed, or memory of this call that dies with it; either way not
-        gated by the gate the function is called under (``Scope._is_local_key``).
-        pnetcdf's ``ncmpio_hdr_put_NC``, called by rank 0 only, fills a local
-        ``putbuf.safe_mode``: that made every ``safe_mode`` field per-process."""
+    def _field_kind(self, e: c_ast.StructRef) -> str:
+        """The target kind of a write to the field ``e`` (``locations.Target``):
+        ``param->f`` is memory the caller passed ("ploc"), ``s.f`` of a local struct
+        ``s`` of automatic storage memory of this call that dies with it ("sloc");
+        neither is gated by the gate the function is called under
+        (``Scope._is_local_key``): pnetcdf's ``ncmpio_hdr_put_NC``, called by rank 0
+        only, fills a local ``putbuf.safe_mode``, which made every ``safe_mode`` field
+        per-process.  No caller sees an "sloc" write, so the function's summary does
+        not list it (``_write``): listed as ``f:comm:0``, a caller in another file
+        that calls ``ncmpio_hdr_put_NC`` under ``rank == 0`` made every ``comm`` field
+        per-process (pnetcdf's ``ncmpio_enddef.c``)."""
         f, base = self._func, e.name
         if f is None or not isinstance(base, c_ast.ID):
-            return False
+            return "loc"
         if e.type == "->":
-            return base.name in f.params
-        return base.name in f.locals and base.name not in f.statics
+            return "ploc" if base.name in f.params else "loc"
+        return "sloc" if base.name in f.locals and base.name not in f.statics else "loc"
 
     def _write(self, targets: list[Target], reason: str | None, strong: bool) -> None:
         local = reason or self._env_ctrl
@@ -305,7 +310,7 @@ class Expressions(PointsTo, Visitor):
                 outside = self._entry_ctrl if not self._is_local_key(kind, name) else None
                 if reason or outside:
                     self.store.mark(name, reason or outside or "")
-                if self._func is not None and not self.store.readonly:
+                if self._func is not None and not self.store.readonly and kind != "sloc":
                     self._writes.setdefault(self._func.name, set()).add(name)
                     if reason:
                         self._rank_writes.setdefault(self._func.name, set()).add(name)

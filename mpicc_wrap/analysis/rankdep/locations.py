@@ -472,8 +472,9 @@ def callers_first(funcs: dict[str, FunctionFacts]) -> list[str]:
 
 
 # ("env", tracked local name) or ("envel", an element of a tracked local array: a
-# write never replaces the whole value) or ("loc", location) or ("ploc", a location
-# reached through a parameter or a local struct: a field of ``param->`` or ``local.``).
+# write never replaces the whole value) or ("loc", location) or ("ploc", a field of
+# ``param->``: memory the caller passed) or ("sloc", a field of ``local.``, a struct of
+# automatic storage: memory that dies with the call, so no caller sees the write).
 Target = tuple[str, "str | Loc"]
 
 
@@ -508,4 +509,5 @@ class Scope:
         objects it passes by address itself (``_pass_pointer``)."""
         f = self._func
         b = base(loc) if not isinstance(loc, str) else None
-        return kind == "ploc" or (f is not None and isinstance(b, Local) and b.fn == f.name)
+        return kind in ("ploc", "sloc") or (
+            f is not None and isinstance(b, Local) and b.fn == f.name)
