@@ -38,6 +38,9 @@ from analysis_speed import export
 # Flags that name outputs or dependency files: dropped (with their argument) for -E.
 _WITH_ARGUMENT = frozenset({"-o", "-MT", "-MF", "-MQ"})
 _ALONE = frozenset({"-c", "-MD", "-MMD", "-MP"})
+# Flags that make a second compile of a source another TU (macros; libtool's second, -fPIC,
+# compile of each source is the same TU; SUNDIALS' -DMANYVECTOR_BUILD_WITH_MPI is not).
+_VARIANT_PREFIXES = ("-D", "-U", "-include", "-std")
 
 
 class Compile(NamedTuple):
@@ -46,11 +49,15 @@ class Compile(NamedTuple):
     cwd: str
     source: str
     flags: list[str]
+    key: str  # the source's path; a second variant of it: ``path [2]``, and so on
 
 
 def compiles(tsv: Path) -> list[Compile]:
-    """The successful ``-c`` compiles of exactly one C source, each source once."""
-    found: dict[str, Compile] = {}
+    """The successful ``-c`` compiles of exactly one C source, each source once per
+    set of flags: SUNDIALS compiles ``nvector_manyvector.c`` twice, the second time
+    with ``-DMANYVECTOR_BUILD_WITH_MPI``, which holds all its MPI code."""
+    found: dict[tuple[str, tuple[str, ...]], Compile] = {}
+    variants: dict[str, int] = {}
     for line in tsv.read_text().splitlines():
         parts = line.split("\t")
         if len(parts) < 6 or parts[0] != "ok":
@@ -67,8 +74,13 @@ def compiles(tsv: Path) -> list[Compile]:
                 skip = True
             elif a not in _ALONE and a != sources[0]:
                 flags.append(a)
-        found.setdefault(os.path.join(parts[4], sources[0]),
-                         Compile(parts[4], sources[0], flags))
+        path = os.path.join(parts[4], sources[0])
+        variant = tuple(f for f in flags if f.startswith(_VARIANT_PREFIXES))
+        if (path, variant) in found:
+            continue
+        variants[path] = variants.get(path, 0) + 1
+        key = path if variants[path] == 1 else f"{path} [{variants[path]}]"
+        found[(path, variant)] = Compile(parts[4], sources[0], flags, key)
     return list(found.values())
 
 
@@ -89,7 +101,7 @@ def analyse_all(tsv: Path) -> Found:
 
     out = Found({}, {}, {})
     for c in compiles(tsv):
-        key = os.path.join(c.cwd, c.source)
+        key = c.key
         pp = subprocess.run([*mpirun.mpicc(), "-E", *c.flags, c.source], cwd=c.cwd,
                             capture_output=True, text=True, timeout=300)
         if pp.returncode != 0:

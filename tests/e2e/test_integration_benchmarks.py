@@ -93,9 +93,11 @@ def test_findings_diff_reads_the_compiles_of_one_c_source(tmp_path: Path) -> Non
         "ok\t1\t2\t-\t/src/a\t-DX=1 -c a.c -fPIC -o .libs/a.o",  # the same TU again
         "fail\t1\t2\t-\t/src/a\t-c b.c -o b.o",
         "ok\t1\t2\t-\t/src/a\ta.o b.o -o prog",  # a link
+        "ok\t1\t2\t-\t/src/a\t-DX=1 -DMPI -I. -c a.c -o m.o",  # another TU of a.c
         "torn line"]))
     assert findings_diff.compiles(tsv) == [
-        findings_diff.Compile("/src/a", "a.c", ["-DX=1", "-I."])]
+        findings_diff.Compile("/src/a", "a.c", ["-DX=1", "-I."], "/src/a/a.c"),
+        findings_diff.Compile("/src/a", "a.c", ["-DX=1", "-DMPI", "-I."], "/src/a/a.c [2]")]
 
 
 def test_findings_diff_lists_what_one_version_lacks() -> None:
