@@ -16,6 +16,7 @@ sys.path.insert(0, str(BENCHMARKS))
 import _common  # noqa: E402
 import compile_overhead  # noqa: E402
 import findings_diff  # noqa: E402
+import realcode_differential  # noqa: E402
 import run_overhead  # noqa: E402
 
 
@@ -119,3 +120,38 @@ def test_findings_diff_times_are_sums_of_per_tu_medians() -> None:
     assert findings_diff.time_row("p", runs) == (
         "p              parse     5.0 ->     2.0 s (2.50x), analysis     1.0 ->     1.0 s"
         " (1.00x)")
+
+
+def test_differential_reads_sundials_example_lists(tmp_path: Path) -> None:
+    """Both tuple layouts of SUNDIALS' example lists; only what was built, runs in
+    parallel (a task count) and is in the release's tests (not ``develop``) is kept."""
+    lists = tmp_path / "examples" / "cvode" / "parallel" / "CMakeLists.txt"
+    lists.parent.mkdir(parents=True)
+    lists.write_text("\n".join([
+        '# Example lists are tuples "name\\;nodes\\;tasks\\;type"',
+        'set(X "cvA\\;2\\;4\\;exclude-single"',
+        '  "cvB\\;\\;1\\;4\\;exclude-single\\;default")',
+        'list(APPEND X "cvC\\;--monitor --tf 3\\;1\\;2\\;\\;2")',
+        'list(APPEND X "cvD\\;--long\\;1\\;2\\;develop\\;2")',  # not released
+        '  "cvSerial\\;1000 0\\;\\;\\;"',  # no task count: sequential
+        '  "cvMissing\\;2\\;4\\;exclude-single"']))  # not built
+    built = tmp_path / "build-rc" / "examples" / "cvode" / "parallel"
+    built.mkdir(parents=True)
+    for name in ("cvA", "cvB", "cvC", "cvD", "cvSerial"):
+        (built / name).write_text("")
+    exe = "build-rc/examples/cvode/parallel/"
+    assert realcode_differential.sundials_programs(tmp_path) == [
+        realcode_differential.Program(exe + "cvA", 4, ()),
+        realcode_differential.Program(exe + "cvB", 4, ()),
+        realcode_differential.Program(exe + "cvC", 2, ("--monitor", "--tf", "3"))]
+
+
+def test_differential_names_the_first_difference() -> None:
+    run = _common.mpirun.Run
+    plain = run(0, "a\nb\nc\n", "", False)
+    assert realcode_differential.first_difference(plain, run(0, "a\nB\nc\n", "", False)) \
+        == "line 2: 'b' -> 'B'"
+    assert realcode_differential.first_difference(plain, run(0, "a\nb\n", "", False)) \
+        == "3 -> 2 lines"
+    assert realcode_differential.first_difference(plain, run(1, "", "boom\n", False)) \
+        == "exit 0 -> 1: boom"
