@@ -354,15 +354,10 @@ class Harness:
             path.unlink(missing_ok=True)
         for stale in self.results.glob(f"{name}.compiles.tsv.fail.*"):
             stale.unlink()
-        stamp = tree / ".realcode-configured"
-        if not stamp.exists():
-            log(f"{name}: configure in {tree}")
-            for cmd in spec.configure:
-                if run(self.expand(cmd), tree, self.env("plain", name), out["configure"]):
-                    result.error = f"configure failed: {' '.join(cmd)} (see {out['configure']})"
-                    return result
-            stamp.touch()
-        if configure_only:
+        error = self.configure(name, tree, out["configure"])
+        if error is not None:
+            result.error = error
+        if error is not None or configure_only:
             return result
         modes = MODES if self.rebuild else MODES[:2]
         for i in range(max(pairs, 1)):
@@ -371,10 +366,7 @@ class Harness:
                 if mode == "wrap" and self.rebuild:  # cold: no result of earlier builds
                     for cache in ("results", "direct"):
                         shutil.rmtree(self.workdir / "wrap-cache" / cache, ignore_errors=True)
-                for cmd in spec.clean:
-                    run(self.expand(cmd), tree, env, out[mode])
-                for summary in tree.rglob("*.mpicc-wrap.json"):
-                    summary.unlink()
+                self.clean(name, tree, env, out[mode])
                 if mode == "wrap" and i > 0:  # keep the report and log of the first pair
                     env["MPICC_WRAP_REPORT"] = os.devnull
                     env["REALCODE_LOG"] = str(self.results / f"{name}.compiles.later.tsv")
@@ -388,6 +380,26 @@ class Harness:
                     f"{'failed' if failed else 'ok'}")
         self.collect(result, out["wrap"])
         return result
+
+    def configure(self, name: str, tree: Path, out: Path) -> str | None:
+        """Configure ``tree`` once, with plain mpicc (a stamp file marks it done); why
+        it failed, or None."""
+        stamp = tree / ".realcode-configured"
+        if not stamp.exists():
+            log(f"{name}: configure in {tree}")
+            for cmd in PROJECTS[name].configure:
+                if run(self.expand(cmd), tree, self.env("plain", name), out):
+                    return f"configure failed: {' '.join(cmd)} (see {out})"
+            stamp.touch()
+        return None
+
+    def clean(self, name: str, tree: Path, env: dict[str, str], out: Path) -> None:
+        """Clean ``tree`` for the next build, and drop the summaries beside its objects
+        (a summary a build left would answer for a file the next one compiles)."""
+        for cmd in PROJECTS[name].clean:
+            run(self.expand(cmd), tree, env, out)
+        for summary in tree.rglob("*.mpicc-wrap.json"):
+            summary.unlink()
 
     def collect(self, result: Result, wrap_log: Path) -> None:
         """Fill ``result`` from the JSON report, realcode-cc's log and the build log."""

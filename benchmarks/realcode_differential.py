@@ -86,21 +86,15 @@ def build(harness: Harness, name: str, mode: str, extra: dict[str, str]) -> Path
     apart from ``realcode.py``'s."""
     spec = PROJECTS[name]
     tree = fetch(spec.package, harness.workdir / "src") / spec.subdir
-    stamp = tree / ".realcode-configured"
-    if not stamp.exists():
-        for cmd in spec.configure:
-            if run(harness.expand(cmd), tree, harness.env("plain", name),
-                   harness.results / f"{name}.differential.configure.log"):
-                raise SystemExit(f"realcode_differential: configure failed: {cmd}")
-        stamp.touch()
+    error = harness.configure(name, tree,
+                              harness.results / f"{name}.differential.configure.log")
+    if error:
+        raise SystemExit(f"realcode_differential: {error}")
     log = harness.results / f"{name}.differential.{mode}.log"
     env = {**harness.env(mode, name), **extra, "MPICC_WRAP_REPORT": os.devnull,
            "REALCODE_LOG": str(compiles_log(harness, name))}
     log.unlink(missing_ok=True)
-    for cmd in spec.clean:
-        run(harness.expand(cmd), tree, env, log)
-    for summary in tree.rglob("*.mpicc-wrap.json"):
-        summary.unlink()
+    harness.clean(name, tree, env, log)
     for cmd in spec.build:
         run(harness.expand(cmd), tree, env, log)
     return tree
@@ -193,8 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_build:
         compiles_log(harness, name).unlink(missing_ok=True)
         for mode, extra in (("plain", {}), ("wrap", {"MPICC_WRAP_INSTRUMENT": "all"})):
-            build(harness, name, mode, extra)
-            collect(tree, PROGRAMS[name](tree, None), out / mode)
+            built = build(harness, name, mode, extra)
+            collect(built, PROGRAMS[name](built, None), out / mode)
     programs = PROGRAMS[name](tree, out / "wrap")
     fell_back = fallbacks(compiles_log(harness, name))
     outcomes = []

@@ -357,7 +357,7 @@ class _Writes(Visitor):
 
 
 # A function that reports an error: Scotch's ``SCOTCH_errorPrint``, hypre's
-# ``hypre_error_w_msg``, PETSc's ``PetscError``, ``H5E_printf_stack`` is not matched.
+# ``hypre_error_w_msg``, PETSc's ``PetscError`` (hdf5's ``H5E_printf_stack`` is not).
 _REPORTER = re.compile(r"error", re.IGNORECASE)
 
 
