@@ -135,6 +135,7 @@ class Options(NamedTuple):
     speculate: str = "idle"  # MPICC_WRAP_SPECULATE: off, idle (1) or always
     exit_divergence: bool = False  # set from -Wmpi-exit-divergence, not from the env
     error_divergence: bool = False  # set from -Wmpi-error-divergence, not from the env
+    strict_aliasing: bool = True  # False under -fno-strict-aliasing (rankdep/layouts.py)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Options:

@@ -50,8 +50,10 @@ def _tagged(default: TUAnalysis, reported: TUAnalysis, rule: rules.Rule) -> TUAn
 
 
 def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str],
-            failing: Mapping[int, failures.Arms]) -> RankOracle:
+            failing: Mapping[int, failures.Arms], strict_aliasing: bool = True
+            ) -> RankOracle:
     from mpicc_wrap.analysis import rankdep
+    from mpicc_wrap.analysis.rankdep.layouts import Layouts
 
     def where(line: int) -> str:
         """A seed's preprocessed line as the user's ``file.c:LINE``."""
@@ -62,7 +64,7 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
         return rankdep.RankDependence(
             tu.ast, external, loc=where, handle_names=tu.handle_names,
             const_params=tu.const_params, scalar_types=tu.scalar_typedefs,
-            failures=failing)
+            failures=failing, fields=Layouts(tu.ast.ext, strict_aliasing))
 
     if not seeds.has_seeds(tu.ast, external, called):
         defined = callgraph.functions(tu.ast)
@@ -84,7 +86,8 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
 
 def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
             oracle: RankOracle | None = None, exit_divergence: bool = False,
-            everything: bool = False, error_divergence: bool = False) -> TUAnalysis:
+            everything: bool = False, error_divergence: bool = False,
+            strict_aliasing: bool = True) -> TUAnalysis:
     """Run the static collective analysis on one TU.  ``oracle`` replaces the
     rank-dependence analysis (tests).  Paths that can only end in an error exit
     (``exit(1)``, ``abort()``, a failed assert) end the job like MPI_Abort; with
@@ -94,7 +97,8 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
     (-Wmpi-error-divergence) the findings only a failure causes are reported too,
     tagged ``mpi-error-divergence``.  ``everything`` plans checks for every
     function that executes collectives, flagged or not (MPICC_WRAP_INSTRUMENT=all).
-    Raises AnalysisSkipped on internal failure."""
+    ``strict_aliasing`` False (-fno-strict-aliasing): fields by name alone
+    (``rankdep/layouts.py``).  Raises AnalysisSkipped on internal failure."""
     start = time.perf_counter()
     try:
         # Other TUs' summaries are read only for functions this TU calls by name and
@@ -105,14 +109,15 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
         external = {n: s for n, s in external.items() if n in consulted}
         facts = failures.analyse(tu.ast, external)  # one scan: the oracle and the CFGs
         failing = facts.tests
-        oracle = oracle or _oracle(tu, external, called, failing)
+        oracle = oracle or _oracle(tu, external, called, failing, strict_aliasing)
         result = _collect(tu, external, oracle, True, everything, failing,
                           (facts.status, facts.fresh))
         if exit_divergence:
             result = _tagged(result, _collect(tu, external, oracle, False, everything,
                                               failing), rules.EXIT_DIVERGENCE)
         if error_divergence and not isinstance(oracle, seeds.Uniform):
-            result = _tagged(result, _collect(tu, external, _oracle(tu, external, called, {}),
+            failing_too = _oracle(tu, external, called, {}, strict_aliasing)
+            result = _tagged(result, _collect(tu, external, failing_too,
                                               not exit_divergence, everything, {}),
                              rules.ERROR_DIVERGENCE)
     except AnalysisSkipped:

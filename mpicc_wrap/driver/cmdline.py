@@ -164,6 +164,15 @@ class Invocation(NamedTuple):
         return any(a.name == name for a in self.args)
 
     @property
+    def strict_aliasing(self) -> bool:
+        """False under ``-fno-strict-aliasing`` (the last of it and ``-fstrict-aliasing``
+        wins, as in gcc): the user may access one object through two struct types, so
+        the analysis keeps fields by name alone (``analysis/rankdep/layouts.py``)."""
+        last = [a.name for a in self.args
+                if a.name in ("-fstrict-aliasing", "-fno-strict-aliasing")]
+        return not last or last[-1] == "-fstrict-aliasing"
+
+    @property
     def debug_chosen(self) -> bool:
         """The user gave a debug option (``DEBUG_PREFIX``), ``-g0`` included."""
         return any(a.kind == "flag" and a.name.startswith(DEBUG_PREFIX) for a in self.args)

@@ -235,7 +235,8 @@ class Build:
             unit.names = sorted(summaries.identifiers(text))
             unit.seen = sideindex.visible(unit.obj, unit.names, self.inv.include_dirs)
             external = summaries.from_raw(unit.seen)
-            return stage.run_budgeted(text, unit.name, self.compiler, self.options,
+            options = self.options._replace(strict_aliasing=self.inv.strict_aliasing)
+            return stage.run_budgeted(text, unit.name, self.compiler, options,
                                       external=external, warning_flags=self.inv.warning_flags,
                                       tick=self._speculate)
         except Exception as exc:  # our failure on valid code never fails the build

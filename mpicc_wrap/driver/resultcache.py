@@ -94,7 +94,7 @@ def key(pp_text: str, source: str, compiler: list[str], options: Options,
     digest.update(tool_fingerprint())
     visible = repr(sorted(relevant(pp_text, external).items()))
     mode = (f"{options.instrument}/{options.instrument_all}/{options.exit_divergence}/"
-            f"{options.error_divergence}")
+            f"{options.error_divergence}/{options.strict_aliasing}")
     for part in (source, "\0".join(compiler), mode, visible):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0\1")
     digest.update(pp_text.encode("utf-8", "surrogateescape"))

@@ -180,6 +180,7 @@ def _analyse(pp_text: str, source: str, compiler: list[str], options: Options,
     tu = parser.parse(pp_text, source, compiler, options)
     result = unit.analyse(tu, external, exit_divergence=options.exit_divergence,
                           error_divergence=options.error_divergence,
+                          strict_aliasing=options.strict_aliasing,
                           everything=options.instrument_all)
     errors = emit.emit(tu.main_file, result, options, warning_flags, out)
     text = None

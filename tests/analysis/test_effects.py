@@ -10,6 +10,7 @@ from test_rankdep import PRELUDE, analyse, verdicts
 
 from mpicc_wrap.analysis import unit
 from mpicc_wrap.analysis.rankdep import effects
+from mpicc_wrap.analysis.rankdep.locations import Field
 from mpicc_wrap.model import FunctionSummary
 
 CALLEE = """
@@ -36,8 +37,8 @@ int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 
 @pytest.mark.parametrize(("func", "tokens"), [
     ("get_rank", ["p0:1"]),
     ("get_deep", ["p0:2"]),
-    ("init", ["f:me:0"]),
-    ("unlink_node", ["f:prev:0"]),
+    ("init", ["f:ctx.me:0"]),  # the field me of the struct type ctx
+    ("unlink_node", ["f:node.prev:0"]),
     ("publish", ["g:shared_rank:0"]),
     ("publish_deep", ["g:shared_ptr:1"]),
     ("via_helper", ["p0:1"]),  # through a function of the same TU
@@ -79,6 +80,10 @@ int main(void) { ctx c; int a = 0, b = 0, v = 0; int *p = &v; c.parts = 2;
     # a field by name, a global, and one level deeper through parameter 2
     (["f:me:0", "g:shared_rank:0", "p2:2"], False,
      [False, True, False, False, True, True, False, False]),
+    # the field me of the struct type ctx (layouts.py), as the callee's TU names it
+    (["f:ctx.me:0"], False, [False, True, False, False, False, False, False, False]),
+    # the field me of another struct type: not c.me
+    (["f:node.me:0"], False, [False, False, False, False, False, False, False, False]),
     # nothing per-process, but the result
     ([], True, [False, False, False, False, False, False, False, True]),
     # a summary of a version without rank_writes: the result through every argument
@@ -98,14 +103,17 @@ def test_tokens_parse_and_reject_garbage() -> None:
     assert effects.parse("p0:0") == ("p", "0", 1)  # a parameter is at least *p
     assert effects.parse("f:next:7") == ("f", "next", 2)  # k-limited (MAX_DEREF)
     assert effects.parse("g:x:0") == ("g", "x", 0)
+    assert effects.parse("f:ctx.me:1") == ("f", "ctx.me", 1)
+    assert effects.field("ctx.me") == Field("me", "ctx")
+    assert effects.field("me") == Field("me")
     for bad in ("*", "r", "q:x:1", "f::1", "f:x:y", "p:1", ""):
         assert effects.parse(bad) is None
 
 
 def test_writes_name_everything_a_caller_can_reach_that_is_written() -> None:
     rd, _ = analyse(CALLEE)
-    assert rd.effects("unlink_node")[2] == ["f:prev:0"]
-    assert rd.effects("init")[2] == ["f:me:0", "f:parts:0"]
+    assert rd.effects("unlink_node")[2] == ["f:node.prev:0"]
+    assert rd.effects("init")[2] == ["f:ctx.me:0", "f:ctx.parts:0"]
     assert rd.effects("gated")[2] == ["p0:1"]
     assert rd.effects("count")[2] == []
     assert rd.effects("fill_local")[2] == ["p1:1"]  # not b.comm, b.pos (f:comm, f:pos)
@@ -180,7 +188,7 @@ def test_a_tu_without_seeds_still_says_what_its_functions_write() -> None:
         void set(int *p, int *q) { *p = *q; }
         void build(graph *g) { g->n = 1; }""")
     s = unit.analyse(tu, {}).summaries
-    assert s["set"].writes == ["p0:1"] and s["build"].writes == ["f:n:0"]
+    assert s["set"].writes == ["p0:1"] and s["build"].writes == ["f:graph.n:0"]
 
 
 def test_a_large_tu_without_seeds_is_not_solved_for_writes(

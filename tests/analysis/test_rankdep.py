@@ -649,11 +649,10 @@ def test_a_break_out_of_a_switch_gates_the_locals_written_after_it() -> None:
 
 CALLED_BY_ROOT = """
 struct buf { int mode; int pos; };
-struct file { int mode; };
 STORAGE
 static int pack(void) { STATIC_LOCAL b.mode = 3; b.pos = 0; return 0; }
 int main(void) {
-    int rank; struct file f; f.mode = 1;
+    int rank; struct buf f; f.mode = 1;
     MPI_Comm_rank(0, &rank);
     if (rank == 0) pack();
     if (f.mode) MPI_Barrier(0);
@@ -669,8 +668,9 @@ int main(void) {
 def test_fields_of_a_local_struct_are_memory_of_the_call(storage: str, static_local: str,
                                                          multi: bool) -> None:
     """A function rank 0 alone calls fills a local ``struct buf b``: fields are shared
-    by name, so the gate it is called under made every ``mode`` field per-process
-    (``Expressions._field_kind``); a static or global ``b`` keeps the gate."""
+    by struct type and name, so the gate it is called under made the ``mode`` field
+    of every ``struct buf`` per-process (``Expressions._field_kind``); a static or
+    global ``b`` keeps the gate."""
     src = CALLED_BY_ROOT.replace("STORAGE", storage).replace("STATIC_LOCAL", static_local)
     assert verdicts(src) == [True, multi]
 

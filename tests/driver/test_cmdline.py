@@ -89,6 +89,19 @@ def test_w_silences_our_warnings_and_is_kept() -> None:
     assert inv.warning_flags == {"*": "off"} and inv.command == ("-w", "-c", "a.c")
 
 
+@pytest.mark.parametrize(("argv", "strict"), [
+    (["-O2", "-c", "a.c"], True),
+    (["-fno-strict-aliasing", "-c", "a.c"], False),
+    (["-fno-strict-aliasing", "-O3", "-fstrict-aliasing", "-c", "a.c"], True),  # last wins
+    (["-fstrict-aliasing", "-fno-strict-aliasing", "-c", "a.c"], False),
+])
+def test_strict_aliasing_follows_the_last_flag(argv: list[str], strict: bool) -> None:
+    """-fno-strict-aliasing: the analysis keeps fields by name alone (rankdep/layouts.py)."""
+    inv = parse(argv)
+    assert inv.strict_aliasing is strict
+    assert inv.command == tuple(argv)  # passed on to the compiler
+
+
 def test_plain_werror_escalates_and_is_kept() -> None:
     inv = parse(["-Werror", "-c", "a.c"])
     assert inv.werror and inv.command == ("-Werror", "-c", "a.c")

@@ -87,6 +87,15 @@ def test_stage_gets_preprocessed_text_and_flags(work: Path, monkeypatch: pytest.
     assert (work / "hello.o").exists() and leftovers(work) == []
 
 
+@pytest.mark.parametrize(("flags", "strict"), [([], True), (["-fno-strict-aliasing"], False)])
+def test_stage_knows_whether_struct_types_may_be_punned(
+        work: Path, monkeypatch: pytest.MonkeyPatch, flags: list[str], strict: bool) -> None:
+    """-fno-strict-aliasing reaches the analysis (fields by name alone, layouts.py)."""
+    fake = use_stage(monkeypatch, FakeStage())
+    assert cli.main([*flags, "-c", "hello.c"]) == 0
+    assert fake.calls[0]["options"].strict_aliasing is strict
+
+
 def test_rewritten_text_is_what_gets_compiled(work: Path, monkeypatch: pytest.MonkeyPatch,
                                               ) -> None:
     use_stage(monkeypatch, FakeStage(rewrite=lambda t: t.replace("return 0", "return 3")))

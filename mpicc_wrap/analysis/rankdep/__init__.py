@@ -16,11 +16,13 @@ mpiexec gives every process the same command line.
 Termination (bounds that depend only on the size of the TU):
 
 * Locations are finite: the TU's names (typed, ``locations.py``: ``Local(f, x)``,
-  ``Global(x)``, fields by name ``Field(f)``, return slots ``Ret(f)``, parameter slots
+  ``Global(x)``, fields ``Field(f, T)`` by name and struct type (``T`` unknown or any:
+  ``""``, ``"*"``), return slots ``Ret(f)``, parameter slots
   ``Param(f, i)``, call gates ``Ctl(f)``), each with at most ``MAX_DEREF`` (2)
   dereferences (``deref``: ``Deref(k, 2)`` summarises every location reached from k
   through two or more pointers), plus ``ANY``.  So there are
-  L <= 3 * (names of the TU) + 1 locations.
+  L <= 3 * (names of the TU) + 1 locations, where a field name counts once for each
+  struct type the TU (or a summary it reads) accesses it through, and twice more.
 * Facts only grow: a location's reason, once set, stays; a points-to set only gains
   locations and is widened to ``{ANY}`` past ``MAX_POINTEES`` (96).  The lattice height
   is therefore at most L + 97 * L.
@@ -42,8 +44,9 @@ Precision choices (each is conservative in the direction that does not hide a bu
   ``if (rank == 0) n = read(); MPI_Bcast(&n, ...); if (n)`` is single-valued.  ``&x``
   passed to a function of this TU exchanges values with the callee's ``*param``.
   Everything else is flow-insensitive: globals, escaped locals, whole arrays (one
-  object each, §3.2), struct fields by field name (``H->mype`` and ``s.mype`` are one
-  location in every function), pointer targets (an Andersen-style
+  object each, §3.2), struct fields by struct type and field name (``H->mype`` and
+  ``s.mype`` are one location in every function when ``H`` and ``&s`` have one type;
+  ``layouts.py`` states the effective-type assumption), pointer targets (an Andersen-style
   points-to set instead of §3.2's "every dereference is a seed"), parameters at entry
   (multi-valued when some in-TU call site passes a multi-valued argument) and return
   values.  Calls are context-insensitive.  Variables of built-in arithmetic types hold

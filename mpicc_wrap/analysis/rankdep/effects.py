@@ -19,8 +19,10 @@ value or under a multi-valued condition of its own body (``rank_writes``), as to
 caller's TU can name:
 
 * ``p{i}:{k}``: what parameter ``i`` points to, ``k`` dereferences deep (``*p``: 1);
-* ``f:{name}:{k}``: the struct field ``name`` (fields are one location per name in
-  every TU, ``locations.Field``), or what it points to (``k`` > 0);
+* ``f:{T}.{name}:{k}``: the field ``name`` of the struct type whose key is ``T``
+  (``layouts.py``: the tag, or an untagged struct's typedef name, the same in every
+  TU of a project), or what it points to (``k`` > 0); ``f:{name}:{k}`` when the type
+  is not known, which a caller applies to that field of every type;
 * ``g:{name}:{k}``: the global ``name``, or what it points to;
 * ``r``: memory the function returns a pointer to (a local buffer or allocation it
   filled);
@@ -48,7 +50,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Local,
 )
 
-__all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "parse", "portable"]
+__all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "field", "parse", "portable"]
 
 EVERYTHING_TOKEN = "*"
 RETURNED_TOKEN = "r"
@@ -85,7 +87,7 @@ def _token(f: FunctionFacts, loc: Loc, returns_pointer: bool) -> str | None:
     depth = loc.depth if isinstance(loc, Deref) else 0
     root = loc.base if isinstance(loc, Deref) else loc
     if isinstance(root, Field):
-        return f"f:{root.name}:{depth}"
+        return f"f:{root.owner}.{root.name}:{depth}" if root.owner else f"f:{root.name}:{depth}"
     if isinstance(root, Global):
         return f"g:{root.name}:{depth}"
     if isinstance(root, Local):
@@ -113,3 +115,8 @@ def parse(token: str) -> tuple[str, str, int] | None:
         return kind, name, depth
     return None
 
+
+def field(what: str) -> Field:
+    """The location of the name of an ``f`` token (``T.name``, or ``name``)."""
+    owner, _, name = what.rpartition(".")
+    return Field(name, owner)

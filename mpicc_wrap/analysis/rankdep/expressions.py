@@ -13,7 +13,6 @@ from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
-    Field,
     FunctionFacts,
     Global,
     Loc,
@@ -243,7 +242,7 @@ class Expressions(PointsTo, Visitor):
             base = self._value(e.name) or self.store.first(self._pointees(e.name))
         else:
             base = self._value(e.name)
-        return self.store.get(Field(e.field.name)) or base
+        return self.store.get(self._field(e)) or base
 
     def visit_ExprList(self, e: c_ast.ExprList) -> str | None:
         reasons = [self._value(x) for x in e.exprs]
@@ -279,7 +278,7 @@ class Expressions(PointsTo, Visitor):
                     self._value(e.expr))
         if isinstance(e, c_ast.StructRef):
             where = self._value(e.name) if e.type == "->" else self._lvalue(e.name)[1]
-            return [(self._field_kind(e), Field(e.field.name))], where
+            return [(self._field_kind(e), self._field(e))], where
         if isinstance(e, c_ast.Cast):
             return self._lvalue(e.expr)
         return [], self._value(e)
@@ -393,7 +392,7 @@ class Expressions(PointsTo, Visitor):
                 if i < len(args) and i not in skip:
                     out += self._deeper(self._out(args[i]), depth - 1)
                 continue
-            root: Loc = Field(what) if kind == "f" else Global(what)
+            root: Loc = effects.field(what) if kind == "f" else Global(what)
             for _ in range(depth):
                 root = deref(root)
             out.append(("loc", root))

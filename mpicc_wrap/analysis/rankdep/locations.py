@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue, graphs
-from mpicc_wrap.analysis.rankdep import datatypes
+from mpicc_wrap.analysis.rankdep import datatypes, layouts
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend.scalars import is_arithmetic
 
 __all__ = [
-    "ANY", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "Ctl", "Deref", "Field",
-    "FunctionFacts", "Global", "Loc", "Local", "Param", "PtsOf", "Ret", "Store", "deref",
-    "depth", "function_facts",
+    "ANY", "ANY_OWNER", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "Ctl", "Deref",
+    "Field", "FunctionFacts", "Global", "Loc", "Local", "Param", "PtsOf", "Ret", "Store", "deref",
+    "depth", "field_marks", "field_views", "function_facts",
 ]
 
 # k-limiting of access paths: ``*k`` is what k points to, ``**k`` everything reached
@@ -63,12 +63,16 @@ class Global:
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """Every struct/union field called ``name``, in every object and function."""
+    """The struct/union fields called ``name`` of every object of the struct type
+    ``owner`` (``layouts.py``), in every function; ``owner == ""``: of a type not
+    known, ``ANY_OWNER``: of any type (what a read of an unknown owner consults:
+    ``field_views``; only ``Store`` makes these)."""
 
     name: str
+    owner: str = ""
 
     def __str__(self) -> str:
-        return f"field:{self.name}"
+        return f"field:{self.owner}.{self.name}" if self.owner else f"field:{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +152,38 @@ def deref(loc: Loc) -> Loc:
     return Deref(loc, 1)
 
 
+ANY_OWNER = "*"
+
+
+def _fielded(loc: Loc) -> Field | None:
+    b = loc.base if isinstance(loc, Deref) else loc
+    return b if isinstance(b, Field) and b.owner != ANY_OWNER else None
+
+
+def _rebase(loc: Loc, field: Field) -> Loc:
+    return Deref(field, loc.depth) if isinstance(loc, Deref) else field
+
+
+def field_views(loc: Loc) -> tuple[Loc, ...]:
+    """The locations a read of ``loc`` consults: a field of a known struct type is
+    also written by writes whose owner was not known; a field of an unknown owner
+    may be any type's (``layouts.py``: an unknown owner is never less sound than
+    fields by name)."""
+    f = _fielded(loc)
+    if f is None:
+        return (loc,)
+    if not f.owner:
+        return (_rebase(loc, Field(f.name, ANY_OWNER)),)
+    return (loc, _rebase(loc, Field(f.name)))
+
+
+def field_marks(loc: Loc) -> tuple[Loc, ...]:
+    """The locations a write to ``loc`` marks: itself, and the name's any-owner
+    location that reads of an unknown owner consult."""
+    f = _fielded(loc)
+    return (loc,) if f is None else (loc, _rebase(loc, Field(f.name, ANY_OWNER)))
+
+
 def depth(loc: Loc) -> int:
     """Number of dereferences in ``loc``."""
     return loc.depth if isinstance(loc, Deref) else 0
@@ -189,12 +225,17 @@ class Store:
         the locations that are no memory: a function's parameters as passed
         (``Param``), its result (``Ret``), its call gate (``Ctl``); those follow the
         fallback only once the solver gave up."""
-        self.reads.add(loc)
         if loc is ANY:
+            self.reads.add(loc)
             return self.fallback or next(iter(self.multi.values()), None)
         if isinstance(loc, _NOT_MEMORY) and not self.gave_up:
+            self.reads.add(loc)
             return self.multi.get(loc)
-        return self.multi.get(loc) or self.fallback
+        for view in field_views(loc):
+            self.reads.add(view)
+            if found := self.multi.get(view):
+                return found
+        return self.fallback
 
     def get_register(self, loc: Loc) -> str | None:
         """``get`` for a tracked local (``FunctionFacts.tracked``: its address is never
@@ -204,8 +245,15 @@ class Store:
 
     def pts_of(self, loc: Loc) -> set[Loc]:
         """Pointees stored at ``loc`` (recorded as read by the current unit)."""
-        self.reads.add(PtsOf(loc))
-        return self.pts.get(loc, set())
+        views = field_views(loc)
+        if len(views) == 1 and views[0] is loc:
+            self.reads.add(PtsOf(loc))
+            return self.pts.get(loc, set())
+        out: set[Loc] = set()
+        for view in views:
+            self.reads.add(PtsOf(view))
+            out |= self.pts.get(view, set())
+        return out
 
     def mark(self, loc: Loc, reason: str) -> None:
         if self.readonly:
@@ -214,11 +262,17 @@ class Store:
             if self.fallback is None:
                 self.fallback = reason
                 self.changed.add(EVERYTHING)
-        elif loc not in self.multi:
-            self.multi[loc] = reason
-            self.changed.update((loc, ANY))
+        else:
+            for each in field_marks(loc):
+                if each not in self.multi:
+                    self.multi[each] = reason
+                    self.changed.update((each, ANY))
 
     def add_pts(self, loc: Loc, pointees: set[Loc]) -> None:
+        for each in field_marks(loc):
+            self._add_pts(each, pointees)
+
+    def _add_pts(self, loc: Loc, pointees: set[Loc]) -> None:
         known = self.pts.setdefault(loc, set())
         if ANY in known or pointees <= known or self.readonly:
             return
@@ -255,6 +309,8 @@ class FunctionFacts:
     contiguous: dict[str, int] = field(default_factory=dict)
     statics: set[str] = field(default_factory=set)  # locals of static storage duration
     returns_void: bool = False  # its result is no value (a summary's returns_rank)
+    # Declared types of its parameters and locals (``layouts.local_types``)
+    types: dict[str, c_ast.Node | None] = field(default_factory=dict)
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
@@ -368,7 +424,8 @@ def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
         scan.calls, arrays,
         {t: k for t, k in datatypes.contiguous(defn.body).items() if t in local}
         if datatypes.BUILDERS.intersection(scan.calls) else {}, statics,
-        _is_void(getattr(defn.decl.type, "type", None)))
+        _is_void(getattr(defn.decl.type, "type", None)),
+        layouts.local_types(decl_params, scan.decls))
 
 
 def _is_void(t: c_ast.Node | None) -> bool:
@@ -486,6 +543,7 @@ class Scope:
         self._funcs = funcs
         self._global_scalars = global_scalars
         self._scalar_types: frozenset[str] = frozenset()  # set by the solver
+        self._layouts = layouts.Layouts([])  # set by the solver
         self._func: FunctionFacts | None = None
         self.store = Store()
 
@@ -498,6 +556,11 @@ class Scope:
         if f and name in f.locals:
             return name in f.scalars
         return name in self._global_scalars
+
+    def _field(self, e: c_ast.StructRef) -> Field:
+        """The location of the field ``e`` accesses (``layouts.py``)."""
+        f = self._func
+        return Field(e.field.name, self._layouts.owner(e, f.types if f else {}))
 
     def _target(self, name: str) -> Target:
         f = self._func

@@ -11,7 +11,6 @@ from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.rankdep.locations import (
     ANY,
     MAX_POINTEES,
-    Field,
     Loc,
     Ret,
     Scope,
@@ -49,7 +48,7 @@ class PointsTo(Scope):
             inner = e.name if isinstance(e, c_ast.ArrayRef) else e.expr
             return self._load(self._pointees(inner))
         if isinstance(e, c_ast.StructRef):
-            return self._load({Field(e.field.name)})
+            return self._load({self._field(e)})
         if isinstance(e, c_ast.Cast):
             return set() if self._no_pointer(e) else self._pointees(e.expr)
         if isinstance(e, c_ast.BinaryOp):
@@ -91,7 +90,7 @@ class PointsTo(Scope):
         if isinstance(e, c_ast.UnaryOp) and e.op == "*":
             return self._pointees(e.expr)
         if isinstance(e, c_ast.StructRef):
-            return {Field(e.field.name)}
+            return {self._field(e)}
         if isinstance(e, c_ast.Cast):
             return self._addr_of(e.expr)
         return set()

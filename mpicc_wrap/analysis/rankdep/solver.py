@@ -19,6 +19,7 @@ from mpicc_wrap.analysis.rankdep.communicators import (
     member_facts,
     null_tested,
 )
+from mpicc_wrap.analysis.rankdep.layouts import Layouts
 from mpicc_wrap.analysis.rankdep.locations import (
     EVERYTHING,
     GAVE_UP,
@@ -61,7 +62,8 @@ class RankDependence(Statements):
                  within: Loc | None = None, signs: Signs | None = None,
                  const_params: dict[str, frozenset[int]] | None = None,
                  scalar_types: frozenset[str] | None = None, success: bool = True,
-                 failures: Mapping[int, Arms] | None = None) -> None:
+                 failures: Mapping[int, Arms] | None = None,
+                 fields: Layouts | None = None) -> None:
         """``handle_names``: the MPI library's handle expansions (``MPI_COMM_NULL``...);
         ``within``: solve relative to the communicator whose handle is stored there
         (``communicators.py``; None: relative to MPI_COMM_WORLD); ``signs``: the TU's
@@ -72,7 +74,8 @@ class RankDependence(Statements):
         None: those the TU's own typedefs declare); ``success``: assume that no MPI
         call and no allocation fails (``analysis/failures.py``; -Wmpi-error-divergence:
         False); ``failures``: the TU's failure tests when already computed (the CFGs
-        use them too)."""
+        use them too); ``fields``: the struct types of field accesses (``layouts.py``;
+        None: computed from the TU, with the effective-type rule)."""
         defs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef)]
         defined = frozenset(d.decl.name for d in defs)
         typedefs = scalar_types if scalar_types is not None else scalar_typedefs(ast.ext)
@@ -95,6 +98,7 @@ class RankDependence(Statements):
         self._signs = signs or Signs(funcs)  # a relative solve shares the world's
         self._const_params = const_params or {}
         self._scalar_types = typedefs
+        self._layouts = fields if fields is not None else Layouts(ast.ext)
         self._failures = dict(failures if failures is not None
                               else failure_tests(ast) if success else {})
         self.walks = 0  # unit walks the solver made (for the stress tests)
@@ -116,7 +120,8 @@ class RankDependence(Statements):
             self._relative[within] = RankDependence(
                 self._ast, self._external, self._loc, self._handle_names, within,
                 self._signs, self._const_params, self._scalar_types,
-                failures=self._failures) if self._relative_differs(within) else self
+                failures=self._failures, fields=self._layouts
+            ) if self._relative_differs(within) else self
         return self._relative[within]._reason(func_name, expr)
 
     def _relative_differs(self, within: Loc) -> bool:

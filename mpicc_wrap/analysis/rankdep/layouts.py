@@ -1,0 +1,206 @@
+"""The struct type an access ``e.f`` / ``e->f`` goes through, so that a field is one
+location per (struct type, field name) instead of one per field name.
+
+Fields used to be one location per name in the whole TU: fftw3's
+``sz->dims[i].n = ...`` (a kernel ``iodim``, at an address that differs between
+processes) made every field called ``n`` per-process, the distributed ``ddim`` sizes
+of ``p->sz->dims[0].n`` among them, and with them fftw's ``applicable()`` tests.
+
+Assumption (C11 6.5p7, the effective-type rule; what gcc's ``-fstrict-aliasing``, on
+from ``-O2``, relies on): an object is accessed only through lvalues of its own type,
+so ``a->n`` with ``a`` a ``struct A *`` and ``b->n`` with ``b`` a ``struct B *`` are
+different memory.  Where it does not hold, the owner is unknown (``""``):
+
+* the base's type cannot be found (an untyped macro result, a system header's struct,
+  whose definition the frontend blanks, a name declared with two types);
+* the struct is a member of a union (C allows reading the common initial sequence of
+  union members through either type);
+* the TU is compiled with ``-fno-strict-aliasing`` (``Layouts(..., strict=False)``),
+  whose users may pun one struct through another.
+
+An unknown owner is always sound: ``Store`` reads a typed field together with the
+unknown-owner writes of that name, and an unknown-owner read sees every write of the
+name (``locations.field_views``).  Struct keys are the tag, or for an untagged struct
+the typedef name that declares it, so they agree between the TUs of one project (the
+summaries' ``f:T.n`` tokens, ``effects.py``).
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from mpicc_wrap.analysis.visitor import Visitor
+
+__all__ = ["Layouts", "local_types"]
+
+_AGGREGATES = (c_ast.Struct, c_ast.Union)
+_DEPTH = 32  # typedef chains and nested accesses longer than this are "unknown"
+
+
+class _Collect(Visitor):
+    """Every struct/union definition, typedef and file-scope declaration of a TU."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, dict[str, c_ast.Node | None]] = {}
+        self.typedefs: dict[str, c_ast.Node | None] = {}
+        self.anonymous: dict[int, str] = {}  # id(untagged struct) -> its typedef name
+        self.in_unions: set[int] = set()  # ids of struct nodes that are union members
+        self.unions: list[c_ast.Union] = []
+
+    def visit_Typedef(self, node: c_ast.Typedef) -> None:
+        _declare(self.typedefs, node.name, node.type)
+        inner = getattr(node.type, "type", None)
+        if isinstance(node.type, c_ast.TypeDecl) and isinstance(inner, _AGGREGATES) \
+                and inner.name is None:
+            self.anonymous.setdefault(id(inner), node.name)
+        self.generic_visit(node)
+
+    def visit_Struct(self, node: c_ast.Struct) -> None:
+        if node.decls is not None:
+            key = node.name or self.anonymous.get(id(node))
+            if key is not None:
+                found = self.fields.setdefault(key, {})
+                for d in node.decls:
+                    if isinstance(d, c_ast.Decl) and d.name:
+                        _declare(found, d.name, d.type)
+        self.generic_visit(node)
+
+    def visit_Union(self, node: c_ast.Union) -> None:
+        self.unions.append(node)
+        self.visit_Struct(node)  # type: ignore[arg-type]
+
+
+def local_types(params: list[c_ast.Node], decls: list[c_ast.Decl]) -> dict[str, c_ast.Node
+                                                                          | None]:
+    """The declared type of each parameter and local of a function; None for a name
+    declared twice (block scopes) with different types, or a K&R parameter (an
+    ``ID``: its type is declared apart, and it hides any global of its name)."""
+    out: dict[str, c_ast.Node | None] = {}
+    for d in [*params, *decls]:
+        name = getattr(d, "name", None)
+        if isinstance(name, str) and name:
+            _declare(out, name, d.type if isinstance(d, c_ast.Decl) else None)
+    return out
+
+
+def _declare(table: dict[str, c_ast.Node | None], name: str, t: c_ast.Node | None) -> None:
+    """Record that ``name`` has type ``t``; a second, different type makes it None."""
+    if name in table and not _same(table[name], t):
+        table[name] = None
+    else:
+        table.setdefault(name, t)
+
+
+def _same(a: c_ast.Node | None, b: c_ast.Node | None) -> bool:
+    return a is not None and b is not None and _spelling(a) == _spelling(b)
+
+
+def _spelling(t: c_ast.Node | None) -> str:
+    """A type's shape, enough to tell two declarations apart."""
+    parts: list[str] = []
+    for _ in range(_DEPTH):
+        if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            parts.append("*")
+        elif isinstance(t, _AGGREGATES):
+            anonymous = id(t) if t.name is None else ""
+            return "".join(parts) + f"{type(t).__name__}:{t.name}:{anonymous}"
+        elif isinstance(t, c_ast.IdentifierType):
+            return "".join(parts) + " ".join(t.names)
+        elif not isinstance(t, (c_ast.TypeDecl, c_ast.Typename)):
+            return "".join(parts) + type(t).__name__
+        t = getattr(t, "type", None)
+    return "?"
+
+
+class Layouts:
+    """``owner(e, scope)``: the key of the struct type a field access goes through."""
+
+    def __init__(self, ext: list[c_ast.Node], strict: bool = True) -> None:
+        scan = _Collect()
+        globals_: dict[str, c_ast.Node | None] = {}
+        for node in ext:
+            scan.visit(node)
+            decl = node.decl if isinstance(node, c_ast.FuncDef) else node
+            if isinstance(decl, c_ast.Decl) and decl.name:
+                _declare(globals_, decl.name, decl.type)
+        self._fields, self._typedefs = scan.fields, scan.typedefs
+        self._anonymous, self._globals = scan.anonymous, globals_
+        self._strict = strict
+        self._punned = {k for u in scan.unions for d in u.decls or []
+                        if isinstance(d, c_ast.Decl)
+                        and (k := self._key(d.type)) is not None}
+        self._memo: dict[int, str] = {}
+
+    def owner(self, e: c_ast.StructRef, scope: dict[str, c_ast.Node | None]) -> str:
+        """The struct key of ``e``'s base (``""``: unknown, see the module docstring).
+        Memoised per node: an expression belongs to one function."""
+        if not self._strict:
+            return ""
+        found = self._memo.get(id(e))
+        if found is None:
+            base = self._type(e.name, scope, 0)
+            if e.type == "->":
+                base = self._pointee(base)
+            key = self._key(base)
+            found = self._memo[id(e)] = key if key and key not in self._punned else ""
+        return found
+
+    def _key(self, t: c_ast.Node | None) -> str | None:
+        """The key of the struct or union type ``t`` names (through typedefs)."""
+        t = self._resolve(t)
+        if isinstance(t, _AGGREGATES):
+            return t.name or self._anonymous.get(id(t))
+        return None
+
+    def _resolve(self, t: c_ast.Node | None) -> c_ast.Node | None:
+        """``t`` without declarator wrappers and typedef names (one level of type)."""
+        for _ in range(_DEPTH):
+            if isinstance(t, (c_ast.TypeDecl, c_ast.Typename)):
+                t = t.type
+            elif isinstance(t, c_ast.IdentifierType) and len(t.names) == 1 \
+                    and t.names[0] in self._typedefs:
+                t = self._typedefs[t.names[0]]  # None: two different typedefs
+            else:
+                return t
+        return None
+
+    def _type(self, e: c_ast.Node, scope: dict[str, c_ast.Node | None], depth: int
+              ) -> c_ast.Node | None:
+        """The declared type of expression ``e`` (None: not known)."""
+        if depth > _DEPTH:
+            return None
+        if isinstance(e, c_ast.ID):
+            return scope[e.name] if e.name in scope else self._globals.get(e.name)
+        if isinstance(e, c_ast.StructRef):
+            base = self._type(e.name, scope, depth + 1)
+            key = self._key(self._pointee(base) if e.type == "->" else base)
+            return self._fields.get(key or "", {}).get(e.field.name)
+        if isinstance(e, c_ast.ArrayRef):
+            return self._pointee(self._type(e.name, scope, depth + 1))
+        if isinstance(e, c_ast.UnaryOp) and e.op == "*":
+            return self._pointee(self._type(e.expr, scope, depth + 1))
+        if isinstance(e, c_ast.UnaryOp) and e.op == "&":
+            inner = self._type(e.expr, scope, depth + 1)
+            return c_ast.PtrDecl([], inner) if inner is not None else None
+        if isinstance(e, c_ast.Cast):
+            return e.to_type.type
+        if isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID):
+            fn = self._globals.get(e.name.name)
+            is_function = type(fn).__name__ in ("FuncDecl", "FuncDeclExt")
+            return getattr(fn, "type", None) if is_function else None
+        if isinstance(e, c_ast.TernaryOp):
+            return self._type(e.iftrue, scope, depth + 1)
+        if isinstance(e, c_ast.Assignment):
+            return self._type(e.lvalue, scope, depth + 1)
+        if isinstance(e, c_ast.ExprList) and e.exprs:
+            return self._type(e.exprs[-1], scope, depth + 1)
+        if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+            left = self._type(e.left, scope, depth + 1)
+            return left if self._pointee(left) is not None else None
+        return None
+
+    def _pointee(self, t: c_ast.Node | None) -> c_ast.Node | None:
+        """What a pointer or array type (or a typedef name of one) points to; None
+        for anything else."""
+        t = self._resolve(t)
+        return t.type if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)) else None
