@@ -124,3 +124,23 @@ def test_owners_are_unknown_where_the_rule_does_not_hold() -> None:
     assert _owners("tensor *g; int f(g) dtensor *g; { return g->rnk; }")["g->rnk"] == ""
     # -fno-strict-aliasing: the user may pun one struct type through another
     assert set(_owners(src, strict=False).values()) == {""}
+
+
+def test_a_field_declared_a_number_points_to_nothing() -> None:
+    """Scotch's ``buf + grafptr->baseval``: the offset is an integer field, so a
+    per-process write through the sum reaches ``out`` only, not what the field
+    "points to", which every other ``tab + g->base`` would read."""
+    assert verdicts("""
+    typedef long Gnum;
+    struct graph { Gnum base; int *tab; };
+    void put(int *p, int v);
+    int main(void) {
+        struct graph g; int rank, out[8], in[8] = {0}; int *view;
+        g.base = 1;
+        MPI_Comm_rank(0, &rank);
+        put(out + g.base, rank);
+        view = in + g.base;
+        if (*view) MPI_Barrier(0);
+        if (out[1]) MPI_Barrier(0);
+        return 0;
+    }""") == [False, True]

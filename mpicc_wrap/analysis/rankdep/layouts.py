@@ -130,6 +130,7 @@ class Layouts:
                         if isinstance(d, c_ast.Decl)
                         and (k := self._key(d.type)) is not None}
         self._memo: dict[int, str] = {}
+        self._types: dict[int, c_ast.Node | None] = {}
 
     def owner(self, e: c_ast.StructRef, scope: dict[str, c_ast.Node | None]) -> str:
         """The struct key of ``e``'s base (``""``: unknown, see the module docstring).
@@ -144,6 +145,15 @@ class Layouts:
             key = self._key(base)
             found = self._memo[id(e)] = key if key and key not in self._punned else ""
         return found
+
+    def field_type(self, e: c_ast.StructRef, scope: dict[str, c_ast.Node | None]
+                   ) -> c_ast.Node | None:
+        """The declared type of the field ``e`` accesses (None: not known).  Whatever
+        the aliasing rule, the member's declaration says what it can hold: an
+        arithmetic one holds no pointer (``PointsTo._pointees``)."""
+        if id(e) not in self._types:
+            self._types[id(e)] = self._type(e, scope, 0)
+        return self._types[id(e)]
 
     def _key(self, t: c_ast.Node | None) -> str | None:
         """The key of the struct or union type ``t`` names (through typedefs)."""

@@ -562,6 +562,15 @@ class Scope:
         f = self._func
         return Field(e.field.name, self._layouts.owner(e, f.types if f else {}))
 
+    def _scalar_field(self, e: c_ast.StructRef) -> bool:
+        """The field ``e`` accesses is declared of an arithmetic type: it holds no
+        pointer.  Before this, Scotch's ``buf + grafptr->baseval`` (an integer
+        offset) pointed to what ``baseval`` "points to", and a halo exchange writing
+        received data through it made the fields of every graph per-process."""
+        f = self._func
+        return is_scalar(self._layouts.field_type(e, f.types if f else {}),
+                         self._scalar_types)
+
     def _target(self, name: str) -> Target:
         f = self._func
         return ("env", name) if f and name in f.tracked else ("loc", self._key(name))

@@ -48,7 +48,7 @@ class PointsTo(Scope):
             inner = e.name if isinstance(e, c_ast.ArrayRef) else e.expr
             return self._load(self._pointees(inner))
         if isinstance(e, c_ast.StructRef):
-            return self._load({self._field(e)})
+            return set() if self._scalar_field(e) else self._load({self._field(e)})
         if isinstance(e, c_ast.Cast):
             return set() if self._no_pointer(e) else self._pointees(e.expr)
         if isinstance(e, c_ast.BinaryOp):
