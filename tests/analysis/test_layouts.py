@@ -144,3 +144,27 @@ def test_a_field_declared_a_number_points_to_nothing() -> None:
         if (out[1]) MPI_Barrier(0);
         return 0;
     }""") == [False, True]
+
+
+@pytest.mark.parametrize(("pick", "multi"), [
+    ("mode ? fill_one : fill_two", False),  # either function: neither writes the rank
+    ("rank ? fill_one : fill_two", True),  # which one runs differs between processes
+    ("mode ? chosen : fill_two", True),  # a pointer variable: any function
+])
+def test_a_call_through_a_choice_of_two_functions_is_a_call_of_each(pick: str,
+                                                                   multi: bool) -> None:
+    """Scotch's ``(ptop ? dgraphBand2Ptop : dgraphBand2Coll)(grafptr, ...)``: both
+    callees are known, so the call does what either does (``Expressions._either``),
+    not what a call through an unknown pointer given per-process data may do."""
+    assert verdicts("""
+    static void fill_one(int *out, const int *in) { *out = 1; }
+    static void fill_two(int *out, const int *in) { *out = 2; }
+    int mode; void (*chosen)(int *, const int *);
+    int main(void) {
+        int rank, x = 0, v;
+        MPI_Comm_rank(0, &rank);
+        v = rank;
+        (PICK)(&x, &v);
+        if (x) MPI_Barrier(0);
+        return 0;
+    }""".replace("PICK", pick))[-1] == multi  # the first: the choice itself

@@ -108,6 +108,8 @@ class Expressions(PointsTo, Visitor):
         # (effects.py)
         self._writes: dict[str, set[Loc]] = {}
         self._rank_writes: dict[str, set[Loc]] = {}
+        # id(call through ``c ? f : g``) -> the calls of f and of g (``_either``)
+        self._arms: dict[int, tuple[c_ast.Node, list[c_ast.FuncCall]] | None] = {}
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -331,6 +333,11 @@ class Expressions(PointsTo, Visitor):
 
     def visit_FuncCall(self, e: c_ast.FuncCall) -> str | None:
         name = callee(e)
+        if name is None and (either := self._either(e)) is not None:
+            cond = self._value(either[0])
+            with self._gated(cond, weak=True):
+                results = [self._value(call) for call in either[1]]
+            return cond or next((r for r in results if r), None)
         args = list(e.args.exprs) if e.args is not None else []
         values = [self._value(a) for a in args]
         if name is not None and name in self._funcs:
@@ -376,6 +383,32 @@ class Expressions(PointsTo, Visitor):
             else:
                 self._write(self._summary_targets(ranked, args, shared), seed, strong=False)
         return None if summary is not None and summary.uniform_return else result
+
+    def _either(self, e: c_ast.FuncCall) -> tuple[c_ast.Node, list[c_ast.FuncCall]] | None:
+        """``(c ? f : g)(args)`` with ``f`` and ``g`` functions (not variables): the test
+        and a call of each, walked as the two calls under the test, each with what the
+        TU knows of it (its definition or summary).  Scotch picks its point-to-point or
+        collective variant so (``((flagval & DGRAPHCOMMPTOP) != 0 ? dgraphBand2Ptop :
+        dgraphBand2Coll)(grafptr, ...)``); as a call through an unknown pointer it was
+        assumed to write per-process data through every argument, the graph object
+        among them.  The synthetic calls are made once, so that facts keyed by node
+        stay put across walks."""
+        if id(e) not in self._arms:
+            fn = uncast(e.name)
+            arms = [uncast(fn.iftrue), uncast(fn.iffalse)] if isinstance(
+                fn, c_ast.TernaryOp) else []
+            known = arms and all(isinstance(a, c_ast.ID) and self._is_function(a.name)
+                                 for a in arms)
+            self._arms[id(e)] = (fn.cond, [c_ast.FuncCall(c_ast.ID(a.name, a.coord), e.args,
+                                                          e.coord) for a in arms]
+                                 ) if known else None
+        return self._arms[id(e)]
+
+    def _is_function(self, name: str) -> bool:
+        """``name`` is a function of the TU, or one it declares (not a variable)."""
+        f = self._func
+        return (name in self._funcs or self._layouts.is_function(name)) and not (
+            f is not None and name in f.locals)
 
     def _summary_targets(self, tokens: list[str], args: list[c_ast.Node],
                          skip: set[int] | frozenset[int]) -> list[Target]:

@@ -146,6 +146,10 @@ class Layouts:
             found = self._memo[id(e)] = key if key and key not in self._punned else ""
         return found
 
+    def is_function(self, name: str) -> bool:
+        """``name`` is declared a function at file scope."""
+        return type(self._globals.get(name)).__name__ in ("FuncDecl", "FuncDeclExt")
+
     def field_type(self, e: c_ast.StructRef, scope: dict[str, c_ast.Node | None]
                    ) -> c_ast.Node | None:
         """The declared type of the field ``e`` accesses (None: not known).  Whatever
