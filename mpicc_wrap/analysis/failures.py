@@ -57,15 +57,21 @@ way, to a fixed point over the TU:
 A run without failures is also one in which the program reports no error: an *error
 arm*, an arm that calls an error reporter (a function with ``error`` in its name:
 Scotch's ``SCOTCH_errorPrint``, hypre's ``hypre_error_w_msg``, PETSc's ``PetscError``)
-and then returns a non-zero constant or jumps (to the cleanup of an error path), is a
-failure arm whatever its test.  Scotch's ``dgraphBuild3`` checks the labels it received
+and then returns a non-zero constant or jumps (to the cleanup of an error path), or
+does nothing but set flags to non-zero constants (``{ errorPrint ("out of memory");
+cheklocval = 1; }``, an error a later reduction or test acts on), is a failure arm
+whatever its test.  Scotch's ``dgraphBuild3`` checks the labels it received
 from its neighbours and, on a duplicate, reports it and returns 1; without this the
 test differed between processes, ``dgraphBuild3`` "returned the rank", and every
 caller's ``if (dgraphBuild3(...) != 0) return 1;`` made all it wrote afterwards
 per-process, across files (the summaries of ``dgraphInduceList`` and its kin).  An
 assumption: a root that cannot open its input and says so through such a reporter
 before returning is not warned by default (``-Wmpi-error-divergence`` reports it);
-``fprintf(stderr, ...)`` is no reporter.
+``fprintf(stderr, ...)`` is no reporter, nor is a function with ``warn`` in its name
+(Scotch's ``errorPrintW`` reports a warning, and the run goes on).  The flag form is
+Scotch's: ``dgraphBand2Coll`` is passed an array its caller allocated, and on
+``(vnumgsttax == NULL) || (memAllocGroup (...) == NULL)`` reports and sets
+``reduglbtab[0] = 1``, then returns 1 when it is set.
 
 An arm that holds a label (``if (rc) { fail: cleanup(); return rc; }``, the target of
 a ``goto fail`` elsewhere) or a ``case`` is reached without its test, so it is walked
@@ -359,12 +365,14 @@ class _Writes(Visitor):
 # A function that reports an error: Scotch's ``SCOTCH_errorPrint``, hypre's
 # ``hypre_error_w_msg``, PETSc's ``PetscError`` (hdf5's ``H5E_printf_stack`` is not).
 _REPORTER = re.compile(r"error", re.IGNORECASE)
+_WARNING = re.compile(r"warn|PrintW$", re.IGNORECASE)
 
 
 def _reports_error(arm: c_ast.Node | None) -> bool:
     """``arm`` reports an error and leaves with a failure: it calls an error reporter
-    (a function with ``error`` in its name) and ends in ``return`` of a non-zero
-    constant or in a ``goto`` (module docstring: error arms)."""
+    (a function with ``error`` in its name, not ``warn``) and ends in ``return`` of a
+    non-zero constant or in a ``goto``, or besides reporting only sets flags to
+    non-zero constants (module docstring: error arms)."""
     if isinstance(arm, c_ast.Compound):
         items = arm.block_items or []
     else:
@@ -375,8 +383,21 @@ def _reports_error(arm: c_ast.Node | None) -> bool:
     leaves = isinstance(last, c_ast.Goto) or (
         isinstance(last, c_ast.Return) and last.expr is not None
         and int_constant(_strip(last.expr)) not in (None, 0))
-    return leaves and any(isinstance(s, c_ast.FuncCall) and _REPORTER.search(_name(s))
-                          for s in items[:-1])
+    rest = items[:-1] if leaves else items
+    reports = [s for s in rest if _is_report(s)]
+    return bool(reports) and (leaves or all(s in reports or _sets_flag(s) for s in rest))
+
+
+def _is_report(s: c_ast.Node) -> bool:
+    name = _name(s) if isinstance(s, c_ast.FuncCall) else ""
+    return bool(_REPORTER.search(name)) and not _WARNING.search(name)
+
+
+def _sets_flag(s: c_ast.Node) -> bool:
+    """``x = K`` or ``a[i] = K`` with ``K`` a non-zero integer constant."""
+    return (isinstance(s, c_ast.Assignment) and s.op == "="
+            and isinstance(s.lvalue, (c_ast.ID, c_ast.ArrayRef))
+            and int_constant(_strip(s.rvalue)) not in (None, 0))
 
 
 def _arms(e: c_ast.Node, known: _Known, codes: frozenset[str],

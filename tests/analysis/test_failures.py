@@ -26,6 +26,7 @@ int MPI_Mine(MPI_Comm c) { return c; }
 void *malloc(size_t); void *calloc(size_t, size_t); void *realloc(void *, size_t);
 void fill(int *); long __builtin_expect(long, long);
 void SCOTCH_errorPrint(const char *, ...); int printf(const char *, ...);
+void SCOTCH_errorPrintW(const char *, ...);
 int shared_rc;
 """
 
@@ -87,6 +88,11 @@ THEN, ELSE = (True, False), (False, True)
     ("if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return 1; }", THEN),
     ("if (data[0] >= 0) rank++; else { SCOTCH_errorPrint(\"bad\"); return (-1); }", ELSE),
     ("if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); goto out; } out: return 0;", THEN),
+    # or that sets flags a later test or reduction acts on (Scotch's cheklocval = 1)
+    ("int flag = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = 1; }"
+     " if (flag) return 1;", THEN),
+    ("int flags[2]; if (!data) { SCOTCH_errorPrint(\"no memory\"); flags[0] = 1; }",
+     THEN),
     # a switch inside the failure arm has its own cases
     ("int rc = MPI_Barrier(comm); if (rc != 0) { switch (rc) { case 1: return 1; } }",
      THEN),
@@ -118,6 +124,10 @@ def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None)
     "if (data[0] < 0) { printf(\"bad\"); return 1; }",
     "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return 0; }",
     "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); rank++; }",
+    "int flag = 1; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = 0; }",
+    "int flag = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = rank; }",
+    # a warning is no error: the run goes on
+    "int flag = 0; if (data[0] < 0) { SCOTCH_errorPrintW(\"odd\"); flag = 1; }",
     "if (data[0] < 0) return 1;",
     # an arm a goto or a case of an outer switch enters without the test
     "int rc = MPI_Barrier(comm); if (rank) goto fail; if (rc != 0) { fail: return 1; }",
