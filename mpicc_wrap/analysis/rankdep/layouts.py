@@ -44,7 +44,6 @@ class _Collect(Visitor):
         self.fields: dict[str, dict[str, c_ast.Node | None]] = {}
         self.typedefs: dict[str, c_ast.Node | None] = {}
         self.anonymous: dict[int, str] = {}  # id(untagged struct) -> its typedef name
-        self.in_unions: set[int] = set()  # ids of struct nodes that are union members
         self.unions: list[c_ast.Union] = []
 
     def visit_Typedef(self, node: c_ast.Typedef) -> None:
@@ -68,6 +67,10 @@ class _Collect(Visitor):
     def visit_Union(self, node: c_ast.Union) -> None:
         self.unions.append(node)
         self.visit_Struct(node)  # type: ignore[arg-type]
+
+
+def _is_function_type(t: c_ast.Node | None) -> bool:
+    return type(t).__name__ in ("FuncDecl", "FuncDeclExt")
 
 
 def local_types(params: list[c_ast.Node], decls: list[c_ast.Decl]) -> dict[str, c_ast.Node
@@ -148,7 +151,7 @@ class Layouts:
 
     def is_function(self, name: str) -> bool:
         """``name`` is declared a function at file scope."""
-        return type(self._globals.get(name)).__name__ in ("FuncDecl", "FuncDeclExt")
+        return _is_function_type(self._globals.get(name))
 
     def field_type(self, e: c_ast.StructRef, scope: dict[str, c_ast.Node | None]
                    ) -> c_ast.Node | None:
@@ -199,9 +202,10 @@ class Layouts:
         if isinstance(e, c_ast.Cast):
             return e.to_type.type
         if isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID):
+            if e.name.name in scope:  # a local pointer to a function
+                return None
             fn = self._globals.get(e.name.name)
-            is_function = type(fn).__name__ in ("FuncDecl", "FuncDeclExt")
-            return getattr(fn, "type", None) if is_function else None
+            return getattr(fn, "type", None) if _is_function_type(fn) else None
         if isinstance(e, c_ast.TernaryOp):
             return self._type(e.iftrue, scope, depth + 1)
         if isinstance(e, c_ast.Assignment):
