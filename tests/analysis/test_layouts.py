@@ -122,6 +122,9 @@ def test_owners_are_unknown_where_the_rule_does_not_hold() -> None:
     assert owners["d.rnk"] == "dtensor_s"
     # a K&R parameter hides the global of its name; its type is declared apart
     assert _owners("tensor *g; int f(g) dtensor *g; { return g->rnk; }")["g->rnk"] == ""
+    # a local pointer to a function hides the function of its name
+    local = "void f(void) { tensor *(*the_dtensor)(void) = 0; the_dtensor()->rnk; }"
+    assert _owners(local)["the_dtensor()->rnk"] == ""
     # -fno-strict-aliasing: the user may pun one struct type through another
     assert set(_owners(src, strict=False).values()) == {""}
 
