@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pycparser import c_ast
-from pycparserext.ext_c_parser import FuncDeclExt
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.cfg import callee_name
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import headercache
+from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.model import FunctionSummary
 
 # Called names that never execute user collectives although the TU cannot see them.
@@ -41,7 +41,7 @@ def internal(ast: c_ast.FileAST) -> frozenset[str]:
     for e in ast.ext:
         decl = e.decl if isinstance(e, c_ast.FuncDef) else e
         if (isinstance(decl, c_ast.Decl) and "static" in (decl.storage or [])
-                and isinstance(decl.type, (c_ast.FuncDecl, FuncDeclExt)) and decl.name):
+                and is_function_type(decl.type) and decl.name):
             found.add(decl.name)
     return frozenset(found)
 
@@ -65,7 +65,7 @@ class _Scan(Visitor):
         self.values.add(node.name)
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
-        if isinstance(node.type, (c_ast.FuncDecl, FuncDeclExt)):
+        if is_function_type(node.type):
             self.fundecls.add(node.name)
             if headercache.is_noreturn(node):
                 self.noreturn.add(node.name)
@@ -85,7 +85,7 @@ class CallGraph:
         scan = _Scan()
         scan.visit(ast)
         self.globals = {e.name for e in ast.ext if isinstance(e, c_ast.Decl)
-                        and not isinstance(e.type, (c_ast.FuncDecl, FuncDeclExt))}
+                        and not is_function_type(e.type)}
         self.locals = {f: _variables(d) for f, d in self.defs.items()}
         self.declared_noreturn = frozenset(scan.noreturn)
         self.address_taken = {n for n in scan.values if n in self.defs}

@@ -88,6 +88,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_constant
 from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["ALLOCATORS", "NO_ERROR_CODE", "Arms", "Facts", "analyse", "failure_tests"]
@@ -167,7 +168,7 @@ def _declared_allocators(ast: c_ast.FileAST) -> set[str]:
     name says they allocate (module docstring)."""
     return {d.name for d in ast.ext
             if isinstance(d, c_ast.Decl)
-            and type(d.type).__name__ in ("FuncDecl", "FuncDeclExt")  # GNU C: Ext
+            and is_function_type(d.type)
             and isinstance(d.type.type, c_ast.PtrDecl) and d.name
             and _ALLOC_NAME.search(d.name) and not _NOT_ALLOC_NAME.search(d.name)}
 

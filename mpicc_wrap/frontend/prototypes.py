@@ -12,12 +12,14 @@ per-process.  Arguments past the
 prototype's parameters (variadic ones: ``sscanf``'s outputs) are still written.
 
 Nor does a callee write through a parameter of arithmetic type: the argument is
-converted to a number (C11 6.5.2.2), whatever expression the caller wrote.  The
-analysis has no types for fields, so without the prototype pnetcdf's
-``ncmpii_xlen_nc_type(attrp->xtype, &xsz)`` (``nc_type xtype``), in a function rank 0
-alone calls, wrote through ``attrp->xtype`` and made every ``xtype`` field, and
-``xsz`` with it, per-process.  The user's prototypes give these (``arithmetic``: the
-TU's arithmetic typedef names); the header cache keeps the pointer-to-const ones.
+converted to a number (C11 6.5.2.2), whatever expression the caller wrote.  Without
+the prototype pnetcdf's ``ncmpii_xlen_nc_type(attrp->xtype, &xsz)`` (``nc_type
+xtype``), in a function rank 0 alone calls, wrote through ``attrp->xtype`` and made
+every ``xtype`` field, and ``xsz`` with it, per-process.  The analysis now reads a
+user struct's field types too (``analysis/rankdep/layouts.py``), but not those of
+structs from system headers, whose definitions the frontend blanks.  The user's
+prototypes give these (``arithmetic``: the TU's arithmetic typedef names); the header
+cache keeps the pointer-to-const ones.
 """
 
 from __future__ import annotations
@@ -28,7 +30,13 @@ from pycparser import c_ast
 
 from mpicc_wrap.frontend.scalars import is_arithmetic
 
-__all__ = ["const_pointer_params"]
+__all__ = ["const_pointer_params", "is_function_type"]
+
+
+def is_function_type(t: c_ast.Node | None) -> bool:
+    """``t`` declares a function (pycparserext's GNU C parser makes ``FuncDeclExt``,
+    which is no ``FuncDecl``)."""
+    return type(t).__name__ in ("FuncDecl", "FuncDeclExt")
 
 
 def _const_pointee(t: c_ast.Node) -> bool:
@@ -50,7 +58,7 @@ def const_pointer_params(nodes: list[c_ast.Node], arithmetic: Container[str] | N
         if not isinstance(decl, c_ast.Decl) or not decl.name:
             continue
         ftype = decl.type
-        if type(ftype).__name__ not in ("FuncDecl", "FuncDeclExt") or ftype.args is None:
+        if not is_function_type(ftype) or ftype.args is None:
             continue
         params = ftype.args.params or []
         found = frozenset(i for i, p in enumerate(params)

@@ -691,53 +691,44 @@ def test_an_enumerator_is_a_constant_no_call_writes() -> None:
     }""") == [True, False]
 
 
-def test_no_call_writes_through_an_argument_of_an_arithmetic_parameter() -> None:
-    """pnetcdf's ``ncmpii_xlen_nc_type(attrp->xtype, &xsz)`` (``nc_type xtype``) in a
-    function rank 0 alone calls: the prototype says the first argument is a number
-    (``frontend/prototypes.py``), so the ``xtype`` fields stay single-valued."""
-    tu = parse_source("""#include <mpi.h>
-    typedef int nc_type;
-    struct attr { nc_type xtype; };
-    int xlen(nc_type t, int *size); int kind_of(nc_type t, int *out);
-    struct attr *attrs;
-    static int attr_size(struct attr *a) { int xsz; xlen(a->xtype, &xsz); return xsz; }
-    int main(int argc, char **argv) {
-        int rank, k;
-        MPI_Init(&argc, &argv);
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (rank == 0) attr_size(attrs);
-        if (kind_of(attrs->xtype, &k)) MPI_Barrier(MPI_COMM_WORLD);
-        MPI_Finalize();
-        return 0;
-    }""")
-    assert tu.const_params["xlen"] == {0}
-    assert [f.collective for f in unit.analyse(tu, {}).findings] == []
-    tu.const_params.clear()  # the field's own declaration says it is a number, too
-    assert [f.collective for f in unit.analyse(tu, {}).findings] == []
-
-
-def test_a_system_struct_field_of_unknown_type_may_hold_a_pointer() -> None:
-    """The frontend blanks system headers, so the type of ``t->tm_year`` is not
-    known: without a prototype saying the parameter is a number, an unknown call in
-    a function rank 0 alone calls may write through it."""
-    src = """#include <mpi.h>
+# pnetcdf's ``ncmpii_xlen_nc_type(attrp->xtype, &xsz)`` in a function rank 0 alone
+# calls, then a test of the same field: DECLS, the parameter type T, the object's
+# struct type OBJ and its field F
+XLEN_UNDER_ROOT = """#include <mpi.h>
     #include <time.h>
-    int xlen(int t, int *size); int kind_of(int t, int *out);
-    struct tm *stamp;
-    static int year(struct tm *t) { int xsz; xlen(t->tm_year, &xsz); return xsz; }
+    DECLS
+    int xlen(T t, int *size); int kind_of(T t, int *out);
+    OBJ *objs;
+    static int size_of(OBJ *o) { int xsz; xlen(o->F, &xsz); return xsz; }
     int main(int argc, char **argv) {
         int rank, k;
         MPI_Init(&argc, &argv);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (rank == 0) year(stamp);
-        if (kind_of(stamp->tm_year, &k)) MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) size_of(objs);
+        if (kind_of(objs->F, &k)) MPI_Barrier(MPI_COMM_WORLD);
         MPI_Finalize();
         return 0;
     }"""
-    tu = parse_source(src)
+
+
+@pytest.mark.parametrize(("decls", "param", "obj", "field", "unprototyped"), [
+    # the field's own declaration says it is a number, too (layouts.field_type)
+    ("typedef int nc_type; struct attr { nc_type xtype; };", "nc_type", "struct attr",
+     "xtype", []),
+    # the frontend blanks system headers, so the type of t->tm_year is not known:
+    # without the prototype's word, the field is per-process
+    ("", "int", "struct tm", "tm_year", ["MPI_Barrier"]),
+])
+def test_no_call_writes_through_an_argument_of_an_arithmetic_parameter(
+        decls: str, param: str, obj: str, field: str, unprototyped: list[str]) -> None:
+    """The prototype says the first argument is a number (``frontend/prototypes.py``),
+    so the fields it is given stay single-valued."""
+    tu = parse_source(XLEN_UNDER_ROOT.replace("DECLS", decls).replace("OBJ", obj)
+                      .replace("T t", f"{param} t").replace("->F", f"->{field}"))
+    assert tu.const_params["xlen"] == {0}
     assert [f.collective for f in unit.analyse(tu, {}).findings] == []
-    tu.const_params.clear()  # without the prototype's word: the field is per-process
-    assert [f.collective for f in unit.analyse(tu, {}).findings] == ["MPI_Barrier"]
+    tu.const_params.clear()
+    assert [f.collective for f in unit.analyse(tu, {}).findings] == unprototyped
 
 
 def test_a_value_cast_to_an_arithmetic_type_points_to_nothing() -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.frontend.prototypes import is_function_type
 
 __all__ = ["Layouts", "local_types"]
 
@@ -68,10 +69,6 @@ class _Collect(Visitor):
     def visit_Union(self, node: c_ast.Union) -> None:
         self.unions.append(node)
         self.visit_Struct(node)  # type: ignore[arg-type]
-
-
-def _is_function_type(t: c_ast.Node | None) -> bool:
-    return type(t).__name__ in ("FuncDecl", "FuncDeclExt")
 
 
 def local_types(params: list[c_ast.Node], decls: list[c_ast.Decl]) -> dict[str, c_ast.Node
@@ -152,7 +149,7 @@ class Layouts:
 
     def is_function(self, name: str) -> bool:
         """``name`` is declared a function at file scope."""
-        return _is_function_type(self._globals.get(name))
+        return is_function_type(self._globals.get(name))
 
     def field_type(self, e: c_ast.StructRef, scope: dict[str, c_ast.Node | None]
                    ) -> c_ast.Node | None:
@@ -206,7 +203,7 @@ class Layouts:
             if e.name.name in scope:  # a local pointer to a function
                 return None
             fn = self._globals.get(e.name.name)
-            return getattr(fn, "type", None) if _is_function_type(fn) else None
+            return getattr(fn, "type", None) if is_function_type(fn) else None
         if isinstance(e, c_ast.TernaryOp):
             return self._type(e.iftrue, scope, depth + 1)
         if isinstance(e, c_ast.Assignment):

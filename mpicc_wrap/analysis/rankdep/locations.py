@@ -21,6 +21,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis import catalogue, graphs
 from mpicc_wrap.analysis.rankdep import datatypes, layouts
 from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.frontend.scalars import is_arithmetic
 
 __all__ = [
@@ -337,10 +338,6 @@ def enumerators(ext: list[c_ast.Node]) -> set[str]:
         if not isinstance(node, c_ast.FuncDef):
             scan.visit(node)
     return found
-
-
-def is_function_type(t: c_ast.Node) -> bool:
-    return type(t).__name__ in ("FuncDecl", "FuncDeclExt")
 
 
 def callee(call: c_ast.FuncCall) -> str | None:
