@@ -176,25 +176,31 @@ def _parse_attempt(st: SplitText, attempt: _Attempt
                    ) -> tuple[c_ast.FileAST | None, str, frozenset[str]]:
     """Parse with pragmas, then without them (a pragma in a position pycparser does
     not accept, e.g. between a declarator and its initialiser); also the names of the
-    prototypes ``prune`` blanked."""
+    declarations ``prune`` blanked.  Each text is parsed pruned, then whole if that
+    fails: the prune only saves time, and a declaration it misjudged must not cost
+    the analysis of the TU."""
     error = ""
     has_pragmas = any(_PRAGMA.match(line) for line, kind in zip(st.lines, st.kinds, strict=True)
                       if kind == USER)
     for pragmas in (True, False) if has_pragmas else (True,):
-        COUNTERS[attempt.mode] += 1
         # Tables first: the masks then scan the text without them (utf8proc.c: 18 MB).
-        source, pruned = prune.prune(gnumask.mask(tables.shrink(st.text(attempt.keep,
-                                                                           pragmas))))
-        parser = headercache.make_parser()
-        try:
-            ast = deep_stack(functools.partial(
-                parser.parse, source, st.main_file,
-                initial_type_symbols=attempt.typedefs | headercache.BUILTIN_TYPES))
-            return ast, "", pruned
-        except MemoryError:
-            raise  # the budget's memory cap, not a parse failure
-        except Exception as exc:  # ParseError and the odd AssertionError/RecursionError
-            error = error or _describe(exc, parser, st)
+        whole = gnumask.mask(tables.shrink(st.text(attempt.keep, pragmas)))
+        pruned_text, pruned = prune.prune(whole)
+        texts = [(pruned_text, pruned)]
+        if pruned_text is not whole:
+            texts.append((whole, frozenset()))
+        for source, names in texts:
+            COUNTERS[attempt.mode] += 1
+            parser = headercache.make_parser()
+            try:
+                ast = deep_stack(functools.partial(
+                    parser.parse, source, st.main_file,
+                    initial_type_symbols=attempt.typedefs | headercache.BUILTIN_TYPES))
+                return ast, "", names
+            except MemoryError:
+                raise  # the budget's memory cap, not a parse failure
+            except Exception as exc:  # ParseError and the odd AssertionError/RecursionError
+                error = error or _describe(exc, parser, st)
     return None, error, frozenset()
 
 

@@ -1,37 +1,50 @@
-"""Prototypes that nothing in the TU names, blanked before parsing, keeping positions.
+"""File-scope declarations that nothing the TU keeps names, blanked before parsing.
 
 pycparser is the largest cost of a wrapped compile, and a project's own headers reach
 it as user code (they may define static inline functions with collectives): p4est's
-and libsc's headers, or hdf5's, declare hundreds of functions of which a TU calls a
-handful.  A top-level declaration of exactly one function, with no body, no
-initialiser and no ``typedef``, whose name occurs nowhere else in the text, cannot
-change what the analysis finds: a call, a definition, an address taken or a second
-declaration would each be another occurrence of the name.  Such a declaration is
-replaced by blanks (newlines kept, so every coordinate still indexes the text the
-rewriter patches); the compiler sees the source as written.  The names are returned:
-a callee's summary may name a communicator through a file-scope function
-(``get_comm()``), and ``Context.file_names`` must still list it.
+and libsc's headers, fftw's ``ifftw.h`` or hdf5's declare hundreds of functions,
+types and enumerations of which a TU uses a handful.
 
-Anything this scanner does not recognise (a pragma, a declarator list, a function
-pointer, an attribute it does not know, unbalanced text) is kept as written.
+The rule is reachability over names.  The roots are kept whole: every function
+definition, every declaration with an initialiser (a table of function pointers takes
+their addresses), every pragma, and anything this scanner does not fully understand
+(a K&R definition, unbalanced text, a declaration that declares no name it can see).
+Every other file-scope declaration -- a prototype, a typedef, a struct, union or enum
+definition, an ``extern`` or tentative object -- is kept when one of the names it
+declares (declarator names, tags, enumerators) occurs as a word in something kept,
+and then its own words count too; what is never reached is replaced by blanks
+(newlines kept, so every coordinate still indexes the text the rewriter patches).
+The compiler sees the source as written.
+
+Why this cannot change what the analysis finds: a dropped declaration declares only
+names that no kept code spells, so no statement the analysis walks refers to it, no
+kept declaration needs its type, tag or enumerator to parse or to be typed
+(``rankdep/layouts.py`` follows only spelled typedef names and tags), and no function
+address is taken in it (initialisers are roots).  Words are compared without regard to
+C's name spaces (a field called ``plan`` keeps a typedef ``plan``), which only keeps
+more.  The dropped names are returned: a callee's summary may name a communicator
+through a file-scope function or object (``get_comm()``), and
+``Context.file_names`` must still list it.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import defaultdict
 
 from mpicc_wrap.frontend.gnumask import blank
 
 __all__ = ["prune"]
 
 # Strings and character constants whole, numbers (so no identifier is cut out of
-# 1e5 or 0x1fUL), identifiers, and the punctuation that delimits declarations.
+# 1e5 or 0x1fUL), identifiers, and the punctuation that delimits declarations (``*``
+# and ``^`` open a grouped declarator: ``T (*fp)(void)``).
 _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\.?\d[\w.]*|[A-Za-z_]\w*'
-                    r"|[{}()\[\];=,#]")
+                    r"|[{}()\[\];=,#*^]")
 # Words before a parenthesis that does not hold a function's parameters.
 _DECORATIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm",
                           "__declspec", "_Alignas", "alignas"})
+_TAGS = frozenset({"struct", "union", "enum"})
 _KEYWORDS = frozenset({
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
     "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
@@ -41,74 +54,173 @@ _KEYWORDS = frozenset({
     "__inline__", "__restrict", "__restrict__", "__const", "__volatile__", "__typeof__",
     "__typeof", "typeof", "__thread", "__signed", "__int128", "static_assert",
 })
-_BAD_AT_TOP = frozenset({"=", ",", "#", "["})  # an object, a declarator list, a pragma
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
 
 
 def prune(text: str) -> tuple[str, frozenset[str]]:
-    """``text`` with every unreferenced function prototype blanked, and their names."""
-    tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-    counts = Counter(t for t, _, _ in tokens if _is_word(t))
-    spans: list[tuple[int, int]] = []
-    names: set[str] = set()
-    i, n = 0, len(tokens)
-    while i < n:
-        end, name = _declaration(tokens, i)
-        if end < 0:  # a body or an unbalanced brace: skip past it, keep it
-            i = -end
+    """``text`` with every file-scope declaration nothing kept names blanked, and the
+    names (not tags) those declarations declared."""
+    found = list(_TOKEN.finditer(text))
+    toks = [m.group() for m in found]
+    used: set[str] = set()
+    candidates: list[tuple[int, int, set[str]]] = []  # (first, last token, names)
+    dropped_names: dict[int, set[str]] = {}
+    for first, last, root in _items(toks):
+        declared = None if root else _declared(toks, first, last + 1)
+        if declared is None:
+            used.update(_words(toks, first, last))
             continue
-        if name and counts[name] == 1:
-            spans.append((tokens[i][1], tokens[end][2]))
-            names.add(name)
-        i = end + 1
+        names, tags = declared
+        dropped_names[len(candidates)] = names
+        candidates.append((first, last, names | tags))
+    kept = _reach(toks, candidates, used)
+    spans = [(found[a].start(), found[b].end())
+             for i, (a, b, _) in enumerate(candidates) if i not in kept]
     if not spans:
         return text, frozenset()
     out, done = [], 0
     for a, b in spans:
         out += [text[done:a], blank(text[a:b])]
         done = b
+    names = {n for i, ns in dropped_names.items() if i not in kept for n in ns}
     return "".join(out) + text[done:], frozenset(names)
 
 
-def _declaration(tokens: list[tuple[str, int, int]], i: int) -> tuple[int, str]:
-    """From token ``i``, at file scope: (index of the ``;`` ending this declaration,
-    the one function it declares if it qualifies, else ""), or (-next, "") when a brace
-    comes first (a definition, a struct, an initialiser), ``next`` being the token
-    after the declaration or definition (the whole of it is kept)."""
-    paren, name, ok, prev = 0, "", True, ""
-    for j in range(i, len(tokens)):
-        tok = tokens[j][0]
+def _reach(toks: list[str], candidates: list[tuple[int, int, set[str]]],
+           used: set[str]) -> set[int]:
+    """Indices of the candidates reached from the words ``used`` by the roots, each
+    reached declaration's words counting in turn."""
+    declaring: defaultdict[str, list[int]] = defaultdict(list)
+    for i, (_, _, keys) in enumerate(candidates):
+        for key in keys:
+            declaring[key].append(i)
+    kept: set[int] = set()
+    work = [w for w in used if w in declaring]
+    while work:
+        for i in declaring.pop(work.pop(), ()):
+            if i in kept:
+                continue
+            kept.add(i)
+            first, last, _ = candidates[i]
+            for w in _words(toks, first, last):
+                if w not in used:
+                    used.add(w)
+                    if w in declaring:
+                        work.append(w)
+    return kept
+
+
+def _items(toks: list[str]) -> list[tuple[int, int, bool]]:
+    """File-scope items as (first, last token, root): a declaration up to its ``;``
+    (a root when it is a pragma), or a function definition up to its closing ``}`` (a
+    root).  Unbalanced or unterminated text ends the list with one root holding the
+    rest."""
+    items: list[tuple[int, int, bool]] = []
+    i, n = 0, len(toks)
+    while i < n:
+        depth, paren, prev, body, j = 0, 0, "", False, i
+        while j < n:
+            tok = toks[j]
+            if tok == "{":
+                body = body or (depth == 0 and paren == 0 and prev == ")")
+                depth += 1
+            elif tok == "}":
+                depth -= 1
+                if depth < 0 or (depth == 0 and body):
+                    break
+            elif tok == "(":
+                paren += 1
+            elif tok == ")":
+                paren -= 1
+            elif tok == ";" and depth == 0 and paren == 0:
+                break
+            prev = tok
+            j += 1
+        if j >= n or depth < 0:
+            items.append((i, n - 1, True))
+            break
+        items.append((i, j, body or toks[i] == "#"))
+        i = j + 1
+    return items
+
+
+def _declared(toks: list[str], i: int, end: int) -> tuple[set[str], set[str]] | None:
+    """(names, tags) the body-less declaration ``toks[i:end]`` declares; None when it
+    must be kept: an initialiser, a K&R parameter list, a brace not opening a
+    struct/union/enum body, or no name found."""
+    names: set[str] = set()
+    tags: set[str] = set()
+    last, named = "", False  # the current declarator's last word; its name is known
+    k = i
+    while k < end:
+        tok = toks[k]
+        if tok in _TAGS and k + 1 < end and _is_word(toks[k + 1]):
+            tags.add(toks[k + 1])
+            k += 2
+            continue
         if tok == "{":
-            return -_past_braces(tokens, j, prev == ")"), ""
-        if tok == "}":  # unbalanced: keep the rest as it is
-            return -len(tokens), ""
-        if tok == ";":
-            return j, name if ok and paren == 0 else ""
-        if tok == "(":
-            if paren == 0 and prev not in _DECORATIONS and not name:
-                ok = ok and _is_name(prev)
-                name = prev if ok else name
-            paren += 1
-        elif tok == ")":
-            paren -= 1
-        elif paren == 0 and (tok in _BAD_AT_TOP or tok == "typedef"
-                             or (name and _is_word(tok) and tok not in _DECORATIONS)):
-            ok = False  # (a word after the parameters: a K&R definition's)
-        prev = tok
-    return -len(tokens), ""
+            opener = toks[k - 1] if k > i else ""
+            keyword = toks[k - 2] if k - 1 > i else ""
+            if opener not in _TAGS and keyword not in _TAGS:
+                return None
+            close = _matching(toks, k, end)
+            if "enum" in (opener, keyword):
+                names.update(_enumerators(toks, k + 1, close))
+            k = close + 1
+            continue
+        if tok in _DECORATIONS and k + 1 < end and toks[k + 1] == "(":
+            k = _matching(toks, k + 1, end) + 1
+            continue
+        if tok in ("(", "["):
+            after = toks[k + 1] if k + 1 < end else ""
+            grouped = tok == "(" and (not _is_name(last) or after in ("*", "^", "("))
+            if not named and not grouped and _is_name(last):
+                names.add(last)
+                named = True
+            elif not named and grouped:  # a grouped declarator: (*fp), T (*f(int))
+                names.update(w for w in _words(toks, k + 1, _matching(toks, k, end)))
+                named = True
+            k = _matching(toks, k, end) + 1
+            continue
+        if tok == "=":
+            return None
+        if tok in (",", ";"):
+            if not named and _is_name(last):
+                names.add(last)
+            last, named = "", False
+        elif _is_word(tok):
+            if named and tok not in _DECORATIONS:
+                return None  # a word after the declarator: K&R, or not understood
+            last = tok
+        k += 1
+    return (names, tags) if names or tags else None
 
 
-def _past_braces(tokens: list[tuple[str, int, int]], j: int, body: bool) -> int:
-    """Index of the token after the braces opened at ``j``: right after the ``}`` for a
-    function body, after the next file-scope ``;`` otherwise (``struct s {...} x;``)."""
-    depth = 0
-    for k in range(j, len(tokens)):
-        tok = tokens[k][0]
-        depth += (tok == "{") - (tok == "}")
-        if depth == 0 and tok == "}" and body:
-            return k + 1
-        if depth == 0 and tok == ";":
-            return k + 1
-    return len(tokens)
+def _enumerators(toks: list[str], i: int, close: int) -> set[str]:
+    """The constants an enum body ``toks[i:close]`` declares: each item's first word."""
+    names: set[str] = set()
+    expect, depth = True, 0
+    for tok in toks[i:close]:
+        if expect and depth == 0 and _is_word(tok):
+            names.add(tok)
+        depth += (tok in _CLOSE) - (tok in (")", "]", "}"))
+        expect = depth == 0 and tok == ","
+    return names
+
+
+def _matching(toks: list[str], k: int, end: int) -> int:
+    """Index of the bracket closing ``toks[k]`` (``end - 1`` when unbalanced)."""
+    opener, closer, depth = toks[k], _CLOSE[toks[k]], 0
+    for j in range(k, end):
+        depth += (toks[j] == opener) - (toks[j] == closer)
+        if depth == 0:
+            return j
+    return end - 1
+
+
+def _words(toks: list[str], first: int, last: int) -> set[str]:
+    """The identifiers (not keywords) among ``toks[first:last + 1]``."""
+    return {t for t in toks[first:last + 1] if _is_name(t)}
 
 
 def _is_word(tok: str) -> bool:

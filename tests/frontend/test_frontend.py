@@ -173,7 +173,9 @@ def test_scalar_typedefs_from_headers_and_user_code(tmp_path: Path, options: Opt
     pointers, structs and MPI's handle types are not scalars."""
     src = PRELUDE + ("#include <stdint.h>\ntypedef int64_t Gnum; typedef Gnum Flag;\n"
                      "typedef Gnum *GnumPtr; typedef struct { int a; } Pair;\n"
-                     "typedef enum { RED, BLUE } Colour;\n")
+                     "typedef enum { RED, BLUE } Colour;\n"
+                     "void use(Flag f, GnumPtr p, Pair q, Colour c);\n"
+                     "void call(void) { use(0, 0, (Pair) {0}, RED); }\n")
     tu = parse(tmp_path, src, options)
     assert {"int64_t", "size_t", "Gnum", "Flag", "Colour", "MPI_Aint"} <= tu.scalar_typedefs
     assert not {"GnumPtr", "Pair", "MPI_Comm", "MPI_Datatype", "intptr_t",
