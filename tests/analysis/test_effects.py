@@ -105,9 +105,23 @@ def test_tokens_parse_and_reject_garbage() -> None:
     assert effects.parse("g:x:0") == ("g", "x", 0)
     assert effects.parse("f:ctx.me:1") == ("f", "ctx.me", 1)
     assert effects.field("ctx.me") == Field("me", "ctx")
+    assert effects.field("word.|f|i") == Field("|f|i", "word")  # a union (layouts.py)
     assert effects.field("me") == Field("me")
     for bad in ("*", "r", "q:x:1", "f::1", "f:x:y", "p:1", ""):
         assert effects.parse(bad) is None
+
+
+def test_a_union_written_in_one_file_is_read_through_another_member_in_another() -> None:
+    """The callee's TU names the union's one location (``f:word.|f|i``); the caller
+    reads the member ``f`` of the same union type, and of an unknown owner."""
+    callee = ("union word { int i; float f; };\n"
+              "void set(union word *w) { MPI_Comm_rank(0, &w->i); }\n")
+    rd, _ = analyse(callee)
+    assert rd.effects("set")[1] == ["f:word.|f|i:0"]
+    caller = ("union word { int i; float f; };\nvoid set(union word *w);\n"
+              "int main(void) { union word w; set(&w); if (w.f > 0) ; if (undeclared()->f) ;"
+              " return 0; }\n")
+    assert verdicts(caller, external={"set": summary("set", ["f:word.|f|i:0"])}) == [True, True]
 
 
 def test_writes_name_everything_a_caller_can_reach_that_is_written() -> None:

@@ -171,3 +171,37 @@ def test_a_call_through_a_choice_of_two_functions_is_a_call_of_each(pick: str,
         if (x) MPI_Barrier(0);
         return 0;
     }""".replace("PICK", pick))[-1] == multi  # the first: the choice itself
+
+
+UNION = """
+union word { int i; float f; char *p; };
+struct holder { union word w; int n; };
+union word *word_of(int);
+void f(struct holder *h, union word *u) {
+    int me;
+    MPI_Comm_rank(0, &me);
+    WRITE
+    if (READ) MPI_Barrier(0);
+}
+"""
+
+
+@pytest.mark.parametrize(("write", "read", "multi"), [
+    ("u->i = me;", "u->f > 0", True),  # type punning: the bytes of i, read as f
+    ("h->w.i = me;", "h->w.f > 0", True),  # a union inside a struct
+    ("word_of(me)->i = me;", "u->p != 0", True),  # another object of the same union
+    ("undeclared()->i = me;", "u->f > 0", True),  # an unknown owner's i may be a word's
+    ("u->i = me;", "undeclared()->f > 0", True),  # an unknown owner's f may be a word's
+    ("u->i = me;", "h->n", False),  # a member of the struct, not of the union
+])
+def test_the_members_of_a_union_are_one_location(write: str, read: str, multi: bool) -> None:
+    src = UNION.replace("WRITE", write).replace("READ", read)
+    assert verdicts(src, func="f") == [multi]
+
+
+def test_a_union_members_location_lists_its_members() -> None:
+    ast = GnuCParser().parse("typedef union { int b; double a; } num;\n"
+                             "union tagged { int x; };\nstruct plain { int b; };\n")
+    layouts = Layouts(ast.ext)
+    assert layouts.member("a", "num") == "|a|b" and layouts.member("x", "tagged") == "|x"
+    assert layouts.member("b", "plain") == "b" and layouts.member("b", "") == "b"

@@ -19,6 +19,12 @@ different memory.  Where it does not hold, the owner is unknown (``""``):
 * the TU is compiled with ``-fno-strict-aliasing`` (``Layouts(..., strict=False)``),
   whose users may pun one struct through another.
 
+The members of a union are one location (``member``): they overlap, and C allows
+reading the bytes a member stored through another member (C11 6.5.2.3p3, footnote 95:
+type punning), so ``u.i = rank; if (u.f > 0)`` reads what differs between processes.
+The name of that location lists the members (``|f|i``), so that it is still read
+with, and marks, the unknown-owner locations of each member's name.
+
 An unknown owner is always sound: ``Store`` reads a typed field together with the
 unknown-owner writes of that name, and an unknown-owner read sees every write of the
 name (``locations.field_views``).  Struct keys are the tag, or for an untagged struct
@@ -33,9 +39,10 @@ from pycparser import c_ast
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend.prototypes import is_function_type
 
-__all__ = ["Layouts", "local_types"]
+__all__ = ["UNION_MARK", "Layouts", "local_types", "union_members"]
 
 _AGGREGATES = (c_ast.Struct, c_ast.Union)
+UNION_MARK = "|"  # starts, and separates the members in, the location name of a union
 _DEPTH = 32  # typedef chains and nested accesses longer than this are "unknown"
 
 
@@ -69,6 +76,11 @@ class _Collect(Visitor):
     def visit_Union(self, node: c_ast.Union) -> None:
         self.unions.append(node)
         self.visit_Struct(node)  # type: ignore[arg-type]
+
+
+def union_members(name: str) -> list[str]:
+    """The member names a union's location name lists (``[]``: not a union's)."""
+    return name.split(UNION_MARK)[1:] if name.startswith(UNION_MARK) else []
 
 
 def local_types(params: list[c_ast.Node], decls: list[c_ast.Decl]) -> dict[str, c_ast.Node
@@ -130,6 +142,13 @@ class Layouts:
         self._punned = {k for u in scan.unions for d in u.decls or []
                         if isinstance(d, c_ast.Decl)
                         and (k := self._key(d.type)) is not None}
+        members: dict[str, set[str]] = {}
+        for u in scan.unions:
+            key = u.name or scan.anonymous.get(id(u))
+            if key is not None and u.decls is not None:
+                members.setdefault(key, set()).update(
+                    d.name for d in u.decls if isinstance(d, c_ast.Decl) and d.name)
+        self._unions = {k: UNION_MARK + UNION_MARK.join(sorted(m)) for k, m in members.items()}
         self._memo: dict[int, str] = {}
         self._types: dict[int, c_ast.Node | None] = {}
 
@@ -146,6 +165,11 @@ class Layouts:
             key = self._key(base)
             found = self._memo[id(e)] = key if key and key not in self._punned else ""
         return found
+
+    def member(self, name: str, owner: str) -> str:
+        """The location name of the field ``name`` of an ``owner`` object: the name
+        itself, or for a union all its members' names (``|f|i``, module docstring)."""
+        return self._unions.get(owner, name) if owner else name
 
     def is_function(self, name: str) -> bool:
         """``name`` is declared a function at file scope."""

@@ -169,20 +169,26 @@ def field_views(loc: Loc) -> tuple[Loc, ...]:
     """The locations a read of ``loc`` consults: a field of a known struct type is
     also written by writes whose owner was not known; a field of an unknown owner
     may be any type's (``layouts.py``: an unknown owner is never less sound than
-    fields by name)."""
+    fields by name); a union's members are also written by unknown-owner writes of
+    each member's name."""
     f = _fielded(loc)
     if f is None:
         return (loc,)
     if not f.owner:
         return (_rebase(loc, Field(f.name, ANY_OWNER)),)
-    return (loc, _rebase(loc, Field(f.name)))
+    names = layouts.union_members(f.name) or [f.name]
+    return (loc, *(_rebase(loc, Field(n)) for n in names))
 
 
 def field_marks(loc: Loc) -> tuple[Loc, ...]:
-    """The locations a write to ``loc`` marks: itself, and the name's any-owner
-    location that reads of an unknown owner consult."""
+    """The locations a write to ``loc`` marks: itself, and the any-owner location of
+    its name (of each member's name, for a union) that reads of an unknown owner
+    consult."""
     f = _fielded(loc)
-    return (loc,) if f is None else (loc, _rebase(loc, Field(f.name, ANY_OWNER)))
+    if f is None:
+        return (loc,)
+    names = [f.name, *layouts.union_members(f.name)]
+    return (loc, *(_rebase(loc, Field(n, ANY_OWNER)) for n in names))
 
 
 def depth(loc: Loc) -> int:
@@ -557,7 +563,8 @@ class Scope:
     def _field(self, e: c_ast.StructRef) -> Field:
         """The location of the field ``e`` accesses (``layouts.py``)."""
         f = self._func
-        return Field(e.field.name, self._layouts.owner(e, f.types if f else {}))
+        owner = self._layouts.owner(e, f.types if f else {})
+        return Field(self._layouts.member(e.field.name, owner), owner)
 
     def _scalar_field(self, e: c_ast.StructRef) -> bool:
         """The field ``e`` accesses is declared of an arithmetic type: it holds no
