@@ -176,8 +176,9 @@ def test_a_call_through_a_choice_of_two_functions_is_a_call_of_each(pick: str,
 UNION = """
 union word { int i; float f; char *p; };
 struct holder { union word w; int n; };
+struct tagged { int kind; union { int as_int; struct { float lo, hi; }; }; };
 union word *word_of(int);
-void f(struct holder *h, union word *u) {
+void f(struct holder *h, union word *u, struct tagged *t) {
     int me;
     MPI_Comm_rank(0, &me);
     WRITE
@@ -193,6 +194,11 @@ void f(struct holder *h, union word *u) {
     ("undeclared()->i = me;", "u->f > 0", True),  # an unknown owner's i may be a word's
     ("u->i = me;", "undeclared()->f > 0", True),  # an unknown owner's f may be a word's
     ("u->i = me;", "h->n", False),  # a member of the struct, not of the union
+    ("t->as_int = me;", "t->hi > 0", True),  # an anonymous union inside a struct
+    ("t->as_int = me;", "t->kind", False),  # the struct's own member
+    # lo and hi do not overlap each other, only as_int: one location for the whole
+    # union is sound but merges them too
+    ("t->lo = me;", "t->hi > 0", True),
 ])
 def test_the_members_of_a_union_are_one_location(write: str, read: str, multi: bool) -> None:
     src = UNION.replace("WRITE", write).replace("READ", read)
@@ -201,7 +207,9 @@ def test_the_members_of_a_union_are_one_location(write: str, read: str, multi: b
 
 def test_a_union_members_location_lists_its_members() -> None:
     ast = GnuCParser().parse("typedef union { int b; double a; } num;\n"
-                             "union tagged { int x; };\nstruct plain { int b; };\n")
+                             "union tagged { int x; };\nstruct plain { int b; };\n"
+                             "struct mixed { int k; union { int u; struct { int v, w; }; }; };\n")
     layouts = Layouts(ast.ext)
     assert layouts.member("a", "num") == "|a|b" and layouts.member("x", "tagged") == "|x"
     assert layouts.member("b", "plain") == "b" and layouts.member("b", "") == "b"
+    assert [layouts.member(m, "mixed") for m in "kuvw"] == ["k"] + ["|u|v|w"] * 3

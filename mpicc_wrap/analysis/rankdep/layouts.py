@@ -19,11 +19,13 @@ different memory.  Where it does not hold, the owner is unknown (``""``):
 * the TU is compiled with ``-fno-strict-aliasing`` (``Layouts(..., strict=False)``),
   whose users may pun one struct through another.
 
-The members of a union are one location (``member``): they overlap, and C allows
-reading the bytes a member stored through another member (C11 6.5.2.3p3, footnote 95:
-type punning), so ``u.i = rank; if (u.f > 0)`` reads what differs between processes.
-The name of that location lists the members (``|f|i``), so that it is still read
-with, and marks, the unknown-owner locations of each member's name.
+The members of a union are one location (``member``), and so are those of an
+anonymous union member of a struct (``struct s { union { int i; float f; }; }``): they
+overlap, and C allows reading the bytes a member stored through another member (C11
+6.5.2.3p3, footnote 95: type punning), so ``u.i = rank; if (u.f > 0)`` reads what
+differs between processes.  The name of that location lists the members (``|f|i``),
+so that it is still read with, and marks, the unknown-owner locations of each
+member's name.
 
 An unknown owner is always sound: ``Store`` reads a typed field together with the
 unknown-owner writes of that name, and an unknown-owner read sees every write of the
@@ -54,6 +56,9 @@ class _Collect(Visitor):
         self.typedefs: dict[str, c_ast.Node | None] = {}
         self.anonymous: dict[int, str] = {}  # id(untagged struct) -> its typedef name
         self.unions: list[c_ast.Union] = []
+        # struct/union key -> sets of its member names that overlap (a union's members,
+        # or those of an anonymous union member of a struct)
+        self.overlaps: dict[str, list[set[str]]] = {}
 
     def visit_Typedef(self, node: c_ast.Typedef) -> None:
         _declare(self.typedefs, node.name, node.type)
@@ -68,14 +73,52 @@ class _Collect(Visitor):
             key = node.name or self.anonymous.get(id(node))
             if key is not None:
                 found = self.fields.setdefault(key, {})
-                for d in node.decls:
-                    if isinstance(d, c_ast.Decl) and d.name:
-                        _declare(found, d.name, d.type)
+                for name, t in _members(node):
+                    _declare(found, name, t)
+                groups = self.overlaps.setdefault(key, [])
+                if isinstance(node, c_ast.Union):
+                    groups.append({name for name, _ in _members(node)})
+                groups.extend(_anonymous_unions(node))
         self.generic_visit(node)
 
     def visit_Union(self, node: c_ast.Union) -> None:
         self.unions.append(node)
         self.visit_Struct(node)  # type: ignore[arg-type]
+
+
+def _members(node: c_ast.Struct | c_ast.Union) -> list[tuple[str, c_ast.Node]]:
+    """The members an access ``x.name`` can name: the named ones, and those of anonymous
+    struct/union members (C11 6.7.2.1p13), at any depth."""
+    out: list[tuple[str, c_ast.Node]] = []
+    for d in node.decls or []:
+        if isinstance(d, c_ast.Decl) and d.name:
+            out.append((d.name, d.type))
+        elif isinstance(d, c_ast.Decl) and isinstance(d.type, _AGGREGATES):
+            out += _members(d.type)
+    return out
+
+
+def _anonymous_unions(node: c_ast.Struct | c_ast.Union) -> list[set[str]]:
+    """The member names of each anonymous union member of ``node``, at any depth."""
+    out: list[set[str]] = []
+    for d in node.decls or []:
+        if isinstance(d, c_ast.Decl) and not d.name and isinstance(d.type, _AGGREGATES):
+            if isinstance(d.type, c_ast.Union):
+                out.append({name for name, _ in _members(d.type)})
+            out += _anonymous_unions(d.type)
+    return out
+
+
+def _merged(groups: list[set[str]]) -> dict[str, str]:
+    """Member name -> the location name of its group (``|a|b``), groups that share a
+    member merged (two definitions of one tag in different scopes)."""
+    merged: list[set[str]] = []
+    for g in groups:
+        for other in [m for m in merged if m & g]:
+            merged.remove(other)
+            g = g | other
+        merged.append(g)
+    return {n: UNION_MARK + UNION_MARK.join(sorted(g)) for g in merged for n in g}
 
 
 def union_members(name: str) -> list[str]:
@@ -142,13 +185,7 @@ class Layouts:
         self._punned = {k for u in scan.unions for d in u.decls or []
                         if isinstance(d, c_ast.Decl)
                         and (k := self._key(d.type)) is not None}
-        members: dict[str, set[str]] = {}
-        for u in scan.unions:
-            key = u.name or scan.anonymous.get(id(u))
-            if key is not None and u.decls is not None:
-                members.setdefault(key, set()).update(
-                    d.name for d in u.decls if isinstance(d, c_ast.Decl) and d.name)
-        self._unions = {k: UNION_MARK + UNION_MARK.join(sorted(m)) for k, m in members.items()}
+        self._overlaps = {k: _merged(g) for k, g in scan.overlaps.items() if g}
         self._memo: dict[int, str] = {}
         self._types: dict[int, c_ast.Node | None] = {}
 
@@ -168,8 +205,9 @@ class Layouts:
 
     def member(self, name: str, owner: str) -> str:
         """The location name of the field ``name`` of an ``owner`` object: the name
-        itself, or for a union all its members' names (``|f|i``, module docstring)."""
-        return self._unions.get(owner, name) if owner else name
+        itself, or for a member of a union (or of an anonymous union inside a struct)
+        the names of all the members it overlaps (``|f|i``, module docstring)."""
+        return self._overlaps.get(owner, {}).get(name, name) if owner else name
 
     def is_function(self, name: str) -> bool:
         """``name`` is declared a function at file scope."""
