@@ -63,27 +63,23 @@ def prune(text: str) -> tuple[str, frozenset[str]]:
     found = list(_TOKEN.finditer(text))
     toks = [m.group() for m in found]
     used: set[str] = set()
-    candidates: list[tuple[int, int, set[str]]] = []  # (first, last token, names)
-    dropped_names: dict[int, set[str]] = {}
+    candidates: list[tuple[int, int, set[str], set[str]]] = []  # first, last, names, keys
     for first, last, root in _items(toks):
         declared = None if root else _declared(toks, first, last + 1)
         if declared is None:
             used.update(_words(toks, first, last))
-            continue
-        names, tags = declared
-        dropped_names[len(candidates)] = names
-        candidates.append((first, last, names | tags))
-    kept = _reach(toks, candidates, used)
-    spans = [(found[a].start(), found[b].end())
-             for i, (a, b, _) in enumerate(candidates) if i not in kept]
-    if not spans:
+        else:
+            candidates.append((first, last, declared[0], declared[0] | declared[1]))
+    kept = _reach(toks, [(a, b, keys) for a, b, _, keys in candidates], used)
+    dropped = [c for i, c in enumerate(candidates) if i not in kept]
+    if not dropped:
         return text, frozenset()
     out, done = [], 0
-    for a, b in spans:
-        out += [text[done:a], blank(text[a:b])]
-        done = b
-    names = {n for i, ns in dropped_names.items() if i not in kept for n in ns}
-    return "".join(out) + text[done:], frozenset(names)
+    for a, b, _, _ in dropped:
+        start, end = found[a].start(), found[b].end()
+        out += [text[done:start], blank(text[start:end])]
+        done = end
+    return "".join(out) + text[done:], frozenset(n for _, _, names, _ in dropped for n in names)
 
 
 def _reach(toks: list[str], candidates: list[tuple[int, int, set[str]]],

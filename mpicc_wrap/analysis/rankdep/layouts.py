@@ -41,7 +41,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend.prototypes import is_function_type
 
-__all__ = ["UNION_MARK", "Layouts", "local_types", "union_members"]
+__all__ = ["Layouts", "local_types", "union_members"]
 
 _AGGREGATES = (c_ast.Struct, c_ast.Union)
 UNION_MARK = "|"  # starts, and separates the members in, the location name of a union
@@ -73,11 +73,12 @@ class _Collect(Visitor):
             key = node.name or self.anonymous.get(id(node))
             if key is not None:
                 found = self.fields.setdefault(key, {})
-                for name, t in _members(node):
+                members = _members(node)
+                for name, t in members:
                     _declare(found, name, t)
                 groups = self.overlaps.setdefault(key, [])
                 if isinstance(node, c_ast.Union):
-                    groups.append({name for name, _ in _members(node)})
+                    groups.append({name for name, _ in members})
                 groups.extend(_anonymous_unions(node))
         self.generic_visit(node)
 
