@@ -13,6 +13,9 @@ what a version changes in the analysis itself, not the order in which ``make -j`
 happened to publish summaries.  Printed: the findings (``file:line:collective``) only
 one version has, per TU, then per project the TUs analysed and the findings of each.
 Findings grouped under one cause count once each; the build prints fewer warnings.
+Also compared: a digest of everything else the analysis returns for a TU (deferred
+findings, plans, summaries, the names it consulted), so that a change meant to save
+time only can be shown to change nothing ("same result on N of M TUs").
 Also printed per project and version: the CPU seconds of parsing and of analysis,
 summed over the TUs (each TU's median over ``--rounds`` runs of each version, the
 versions alternating round by round), and their ratios before / after.
@@ -21,6 +24,8 @@ versions alternating round by round), and their ratios before / after.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import json
 import os
 import shlex
@@ -30,7 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from _common import BenchError, mpirun
 from analysis_speed import export
@@ -85,11 +90,20 @@ def compiles(tsv: Path) -> list[Compile]:
 
 
 class Found(NamedTuple):
-    """One version's findings (``file:line:collective``) and CPU seconds, per TU."""
+    """One version's findings (``file:line:collective``), result digests and CPU
+    seconds, per TU."""
 
     findings: dict[str, list[str]]
     parse: dict[str, float]
     analysis: dict[str, float]
+    digests: dict[str, str]
+
+
+def digest(result: Any) -> str:
+    """A digest of a ``TUAnalysis`` but its statistics (timings)."""
+    fields = dataclasses.asdict(result)
+    fields.pop("stats", None)
+    return hashlib.sha256(repr(sorted(fields.items())).encode()).hexdigest()[:16]
 
 
 def analyse_all(tsv: Path) -> Found:
@@ -99,7 +113,7 @@ def analyse_all(tsv: Path) -> Found:
     from mpicc_wrap.analysis import unit
     from mpicc_wrap.frontend import parser
 
-    out = Found({}, {}, {})
+    out = Found({}, {}, {}, {})
     for c in compiles(tsv):
         key = c.key
         pp = subprocess.run([*mpirun.mpicc(), "-E", *c.flags, c.source], cwd=c.cwd,
@@ -118,6 +132,7 @@ def analyse_all(tsv: Path) -> Found:
             continue
         out.findings[key] = sorted(f"{f.loc.file}:{f.loc.line}:{f.collective}"
                                    for f in result.findings)
+        out.digests[key] = digest(result)
     return out
 
 
@@ -129,6 +144,12 @@ def differences(before: dict[str, list[str]], after: dict[str, list[str]]) -> li
         lines += [f"- {tu}: {f}" for f in sorted(old - new)]
         lines += [f"+ {tu}: {f}" for f in sorted(new - old)]
     return lines
+
+
+def changed_results(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """The TUs the first version analysed whose result digest the second lacks or
+    differs from."""
+    return sorted(t for t in before if after.get(t) != before[t])
 
 
 def total(found: dict[str, list[str]]) -> int:
@@ -190,13 +211,18 @@ def main() -> int:
                 found = {v: r[0].findings for v, r in runs.items()}
                 for line in differences(found["before"], found["after"]):
                     print(project, line)
+                before, after = runs["before"][0].digests, runs["after"][0].digests
+                changed = changed_results(before, after)
+                for tu in changed:
+                    print(project, f"result differs: {tu}")
                 rows.append(f"{project:14} {len(found['after']):5} "
-                            + "  ".join(f"{total(found[v]):5}" for v in trees))
+                            + "  ".join(f"{total(found[v]):5}" for v in trees)
+                            + f"  {len(before) - len(changed):5}")
                 times.append(time_row(project, runs))
     except BenchError as e:
         print(f"findings_diff: {e}", file=sys.stderr)
         return 1
-    print(f"{'project':14} {'TUs':>5} {args.before:>5}  {args.after:>5}")
+    print(f"{'project':14} {'TUs':>5} {args.before:>5}  {args.after:>5}  same result")
     print("\n".join(rows))
     print(f"CPU seconds, sums of per-TU medians over {max(args.rounds, 1)} round(s), "
           f"{args.before} -> {args.after}:")

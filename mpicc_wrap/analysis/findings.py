@@ -95,6 +95,8 @@ class _Function:
         members of the cluster's communicator (with ``only``: the clusters of those
         sites alone)."""
         result: Flags = {}
+        if not events:  # no cluster: skip the regions and the alone edges
+            return result
         alone = alone_edges(self.cfg, self.defn)
         single: set[str] | None = None
         arrays: frozenset[str] = frozenset()

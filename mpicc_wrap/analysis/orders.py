@@ -388,6 +388,8 @@ def fixed_sequence(cfg: CFG, events: Events) -> list[str] | None:
     when it may differ between paths (an event in a loop, or arms that disagree) or is
     longer than ``MAX_SEQUENCE`` (callees' sequences are inlined, so a call chain that
     doubles at each level would otherwise grow exponentially)."""
+    if not events:  # every path executes the empty sequence
+        return []
     found = regions(cfg)
     if any(n in events for r in found[1:] for n in r.succs if n != r.exit):
         return None

@@ -363,3 +363,24 @@ def test_analysis_context_is_public_and_frozen() -> None:
     with pytest.raises(TypeError):
         ctx.summaries["x"] = ctx.summaries[next(iter(ctx.summaries))]  # type: ignore[index]
     assert set(ctx.summaries) == set(ctx.cfgs)
+
+
+def test_function_without_collective_builds_no_regions() -> None:
+    """The whole TU analysed: a function without a collective event gets its summary
+    and its (empty) findings without the regions of Algorithm 1; one with an event
+    gets both."""
+    from analysis_helpers import parse_source
+
+    from mpicc_wrap.analysis import context, findings, rankdep
+
+    tu = parse_source("""
+#include <mpi.h>
+int count(int n) { int s = 0; while (n > 0) { s += n; n--; } if (s > 9) return 1; return s; }
+void sync(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); if (r) MPI_Barrier(MPI_COMM_WORLD); }
+""")
+    ctx = context.build(tu, {}, rankdep.RankDependence(tu.ast, {}))
+    result = findings.collect(ctx)
+    assert "regions" not in ctx.cfgs["count"].memo
+    assert "regions" in ctx.cfgs["sync"].memo
+    assert ctx.summaries["count"].sequence == [] and ctx.summaries["count"].fixed
+    assert [f.function for f in result.findings] == ["sync"]

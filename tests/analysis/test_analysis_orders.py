@@ -72,3 +72,14 @@ def test_clusters_no_deciding_branch_reaches_are_not_computed() -> None:
     assert pruned == {"B": set(), "C": {5}}
     # Branch 1 decides and reaches everything: nothing is pruned.
     assert {c.name: c.frontier for c in clusters(region, events, lambda n: n == 1)} == full
+
+
+def test_no_event_no_regions() -> None:
+    """Without a collective event every path executes the empty sequence: the summary
+    says so without building the function's regions (most functions of a large TU
+    have no event; their regions were a tenth of pnetcdf's ``var_getput.c``)."""
+    g = build("while (r < n) { a(); r++; } if (r) return 1; b(); return 0;")
+    assert fixed_sequence(g, {}) == []
+    assert "regions" not in g.memo
+    assert fixed_sequence(g, events_of(g, "b")) is None  # b under the test of r
+    assert "regions" in g.memo

@@ -109,12 +109,30 @@ def test_findings_diff_lists_what_one_version_lacks() -> None:
     assert findings_diff.total(before) == 2 and findings_diff.total(after) == 2
 
 
+def test_findings_diff_digest_ignores_timings_and_sees_summaries() -> None:
+    """Two analyses of a TU that differ only in their statistics have one digest; a
+    summary that differs changes it, and the TU is listed as changed."""
+    from mpicc_wrap.model import FunctionSummary, Stats, TUAnalysis
+
+    def result(seconds: float, returns_rank: bool) -> TUAnalysis:
+        summary = FunctionSummary("f", "a.c", 3, False, [], True, returns_rank)
+        return TUAnalysis([], [], {"f": summary}, Stats(analysis_seconds=seconds))
+
+    first = findings_diff.digest(result(0.5, False))
+    assert findings_diff.digest(result(2.0, False)) == first
+    other = findings_diff.digest(result(0.5, True))
+    assert other != first
+    assert findings_diff.changed_results({"a.c": first, "b.c": first},
+                                         {"a.c": first, "b.c": other}) == ["b.c"]
+    assert findings_diff.changed_results({"a.c": first}, {}) == ["a.c"]
+
+
 def test_findings_diff_times_are_sums_of_per_tu_medians() -> None:
     """A TU one run could not parse has no time in that run: it is left out of both
     versions' sums."""
     def run(a: float, b: float | None) -> findings_diff.Found:
         parse = {"a.c": a} if b is None else {"a.c": a, "b.c": b}
-        return findings_diff.Found({}, parse, {t: 1.0 for t in parse})
+        return findings_diff.Found({}, parse, {t: 1.0 for t in parse}, {})
     runs = {"before": [run(4, 2), run(6, 9), run(5, None)], "after": [run(1, 1), run(3, 1)]}
     assert findings_diff.median_times(runs["after"], "parse", {"a.c", "b.c"}) == 3
     assert findings_diff.time_row("p", runs) == (
