@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import NamedTuple
 
 from mpicc_wrap.frontend.gnumask import blank
 
@@ -63,32 +64,43 @@ def prune(text: str) -> tuple[str, frozenset[str]]:
     found = list(_TOKEN.finditer(text))
     toks = [m.group() for m in found]
     used: set[str] = set()
-    candidates: list[tuple[int, int, set[str], set[str]]] = []  # first, last, names, keys
+    candidates: list[_Candidate] = []
     for first, last, root in _items(toks):
         declared = None if root else _declared(toks, first, last + 1)
         if declared is None:
             used.update(_words(toks, first, last))
         else:
-            candidates.append((first, last, declared[0], declared[0] | declared[1]))
-    kept = _reach(toks, [(a, b, keys) for a, b, _, keys in candidates], used)
+            names, tags = declared
+            candidates.append(_Candidate(first, last, names, names | tags))
+    kept = _reach(toks, candidates, used)
     dropped = [c for i, c in enumerate(candidates) if i not in kept]
     if not dropped:
         return text, frozenset()
     out, done = [], 0
-    for a, b, _, _ in dropped:
-        start, end = found[a].start(), found[b].end()
+    for c in dropped:
+        start, end = found[c.first].start(), found[c.last].end()
         out += [text[done:start], blank(text[start:end])]
         done = end
-    return "".join(out) + text[done:], frozenset(n for _, _, names, _ in dropped for n in names)
+    return "".join(out) + text[done:], frozenset(n for c in dropped for n in c.names)
 
 
-def _reach(toks: list[str], candidates: list[tuple[int, int, set[str]]],
-           used: set[str]) -> set[int]:
+class _Candidate(NamedTuple):
+    """A file-scope declaration the prune may blank: its first and last token, the
+    names it declares (reported when dropped) and every word that keeps it (its names,
+    tags and enumerators)."""
+
+    first: int
+    last: int
+    names: set[str]
+    keys: set[str]
+
+
+def _reach(toks: list[str], candidates: list[_Candidate], used: set[str]) -> set[int]:
     """Indices of the candidates reached from the words ``used`` by the roots, each
     reached declaration's words counting in turn."""
     declaring: defaultdict[str, list[int]] = defaultdict(list)
-    for i, (_, _, keys) in enumerate(candidates):
-        for key in keys:
+    for i, c in enumerate(candidates):
+        for key in c.keys:
             declaring[key].append(i)
     kept: set[int] = set()
     work = [w for w in used if w in declaring]
@@ -97,8 +109,7 @@ def _reach(toks: list[str], candidates: list[tuple[int, int, set[str]]],
             if i in kept:
                 continue
             kept.add(i)
-            first, last, _ = candidates[i]
-            for w in _words(toks, first, last):
+            for w in _words(toks, candidates[i].first, candidates[i].last):
                 if w not in used:
                     used.add(w)
                     if w in declaring:
