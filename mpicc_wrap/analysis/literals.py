@@ -3,9 +3,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pycparser import c_ast
 
-__all__ = ["int_constant"]
+__all__ = ["int_constant", "int_expression"]
+
+# Integer operators folded by ``int_expression`` (those of flag words and their masks).
+_FOLD: dict[str, Callable[[int, int], int | None]] = {
+    "|": lambda a, b: a | b, "&": lambda a, b: a & b, "^": lambda a, b: a ^ b,
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "<<": lambda a, b: a << b if 0 <= b < 128 else None,
+    ">>": lambda a, b: a >> b if 0 <= b < 128 else None,
+}
 
 
 def int_constant(e: c_ast.Node | None) -> int | None:
@@ -24,3 +34,24 @@ def int_constant(e: c_ast.Node | None) -> int | None:
             return None
         return -value if negative else value
     return None
+
+
+def int_expression(e: c_ast.Node | None) -> int | None:
+    """The value of an integer constant expression of literals (``0x1 | 0x4``, ``~0x2``,
+    ``(1 << 3)``, under casts), as a Python integer of unbounded width; None for
+    anything else (names, enumerators, ``sizeof``).  The masks of flag words
+    (``flags |= NC_NDIRTY``, ``flagval &= ~DGRAPHFREECOMM``) are such expressions
+    once preprocessed."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("~", "-", "+"):
+        inner = int_expression(e.expr)
+        if inner is None:
+            return None
+        return ~inner if e.op == "~" else -inner if e.op == "-" else inner
+    if isinstance(e, c_ast.BinaryOp) and e.op in _FOLD:
+        left, right = int_expression(e.left), int_expression(e.right)
+        if left is None or right is None:
+            return None
+        return _FOLD[e.op](left, right)
+    return int_constant(e)

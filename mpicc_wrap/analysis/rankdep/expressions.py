@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.literals import int_expression
 from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
 from mpicc_wrap.analysis.rankdep.locations import (
@@ -61,6 +62,15 @@ def _rank_env(e: c_ast.FuncCall, args: list[c_ast.Node]) -> bool:
             and catalogue.is_rank_env(arg.value.strip('"')))
 
 
+def _flag_mask(e: c_ast.Assignment) -> int | None:
+    """The bits ``x |= C``, ``x ^= C`` (``C``) or ``x &= C`` (``~C``) may change,
+    ``C`` a constant expression; None for any other assignment."""
+    if e.op not in ("|=", "&=", "^="):
+        return None
+    c = int_expression(e.rvalue)
+    return None if c is None else ~c if e.op == "&=" else c
+
+
 def join(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
     return {**b, **a}
 
@@ -110,6 +120,8 @@ class Expressions(PointsTo, Visitor):
         self._rank_writes: dict[str, set[Loc]] = {}
         # id(call through ``c ? f : g``) -> the calls of f and of g (``_either``)
         self._arms: dict[int, tuple[c_ast.Node, list[c_ast.FuncCall]] | None] = {}
+        # (id(e), mask) while the operand ``e`` of ``e & MASK`` is read (``_masked``)
+        self._mask: tuple[int, int] | None = None
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -175,9 +187,13 @@ class Expressions(PointsTo, Visitor):
 
     def visit_ID(self, e: c_ast.ID) -> str | None:
         kind, name = self._target(e.name)
-        return self._env.get(name) if kind == "env" else self.store.get(name)  # type: ignore[arg-type]
+        if kind == "env":
+            return self._env.get(name)  # type: ignore[arg-type]
+        return self.store.get(name, self._mask_of(e))  # type: ignore[arg-type]
 
     def visit_BinaryOp(self, e: c_ast.BinaryOp) -> str | None:
+        if e.op == "&" and (masked := self._masked(e)) is not None:
+            return masked[0]
         left = self._value(e.left)
         if e.op in ("&&", "||"):
             with self._gated(left, weak=True):
@@ -190,6 +206,26 @@ class Expressions(PointsTo, Visitor):
                 self._func.name if self._func else None, e):
             return None  # a rank is never negative (signs.py)
         return right or left
+
+    def _masked(self, e: c_ast.BinaryOp) -> tuple[str | None] | None:
+        """``x & MASK`` with ``MASK`` a constant: ``(reason,)`` of ``x`` read in those
+        bits only (``Store.get``'s mask: a flag word whose other bits differ between
+        processes, ``expressions._write_bits``); None when neither side is constant."""
+        operand, mask = e.left, int_expression(e.right)
+        if mask is None:
+            operand, mask = e.right, int_expression(e.left)
+        if mask is None:
+            return None
+        saved, self._mask = self._mask, (id(uncast(operand)), mask)
+        try:
+            return (self._value(operand),)
+        finally:
+            self._mask = saved
+
+    def _mask_of(self, e: c_ast.Node) -> int | None:
+        """The mask ``e`` is read under (``_masked``), if ``e`` is that operand."""
+        m = self._mask
+        return m[1] if m is not None and m[0] == id(e) else None
 
     def _null_test(self, e: c_ast.BinaryOp) -> bool:
         """``h == MPI_COMM_NULL`` (either order) for the handle ``h`` judged against."""
@@ -211,7 +247,7 @@ class Expressions(PointsTo, Visitor):
             return r or self._ctrl
         inner = self._value(e.expr)
         if e.op == "*":
-            return inner or self.store.first(self._pointees(e.expr))
+            return inner or self.store.first(self._pointees(e.expr), self._mask_of(e))
         return inner
 
     def visit_TernaryOp(self, e: c_ast.TernaryOp) -> str | None:
@@ -227,6 +263,9 @@ class Expressions(PointsTo, Visitor):
     def visit_Assignment(self, e: c_ast.Assignment) -> str | None:
         r = self._value(e.rvalue)
         targets, where = self._lvalue(e.lvalue)
+        mask = _flag_mask(e)
+        if mask is not None and targets and not any(isinstance(n, str) for _, n in targets):
+            return self._write_bits(targets, mask, where)
         if e.op != "=":
             r = r or self._value_of_targets(targets)
         r = r or where
@@ -237,14 +276,14 @@ class Expressions(PointsTo, Visitor):
     def visit_ArrayRef(self, e: c_ast.ArrayRef) -> str | None:
         sub = self._value(e.subscript)
         base = self._value(e.name)
-        return sub or base or self.store.first(self._pointees(e.name))
+        return sub or base or self.store.first(self._pointees(e.name), self._mask_of(e))
 
     def visit_StructRef(self, e: c_ast.StructRef) -> str | None:
         if e.type == "->":
             base = self._value(e.name) or self.store.first(self._pointees(e.name))
         else:
             base = self._value(e.name)
-        return self.store.get(self._field(e)) or base
+        return self.store.get(self._field(e), self._mask_of(e)) or base
 
     def visit_ExprList(self, e: c_ast.ExprList) -> str | None:
         reasons = [self._value(x) for x in e.exprs]
@@ -322,6 +361,28 @@ class Expressions(PointsTo, Visitor):
                 self._taint(name, local)
             elif strong and not self._weak and kind != "envel":
                 self._env.pop(name, None)
+
+    def _write_bits(self, targets: list[Target], mask: int, where: str | None) -> str | None:
+        """``x |= C``, ``x &= C``, ``x ^= C`` with ``C`` constant, ``x`` in memory: bit
+        ``i`` of the result is a function of bit ``i`` of ``x`` and of ``C``, so
+        processes that all make the write keep every bit they agreed on, and when
+        only some make it (a per-process gate), or make it at different places
+        (``a[rank] |= 1``), only the bits of ``mask`` (``_flag_mask``) may come to
+        differ.  pnetcdf sets ``ncp->flags |= NC_NDIRTY`` when a process's own record
+        count grew, in independent mode; as a whole-word write it made every later
+        ``ncp->flags & NC_MODE_INDEP`` per-process.  The summary still lists the word
+        (``effects.py`` has no bits), which is conservative for callers in other
+        files."""
+        reason = where or self._ctrl
+        for kind, loc in targets:
+            outside = self._entry_ctrl if not self._is_local_key(kind, loc) else None
+            if reason or outside:
+                self.store.mark_bits(loc, mask, reason or outside or "")  # type: ignore[arg-type]
+            if self._func is not None and not self.store.readonly and kind != "sloc":
+                self._writes.setdefault(self._func.name, set()).add(loc)  # type: ignore[arg-type]
+                if reason:
+                    self._rank_writes.setdefault(self._func.name, set()).add(loc)  # type: ignore[arg-type]
+        return self._value_of_targets(targets) or reason
 
     def _taint(self, name: str, reason: str) -> None:
         """The tracked local ``name`` is multi-valued from here on."""

@@ -203,12 +203,23 @@ def base(loc: Loc) -> Loc:
 _NOT_MEMORY = (Param, Ret, Ctl)
 
 
+def _overlap(bits: dict[int, str] | None, mask: int | None) -> str | None:
+    """The reason of a per-process bit mask of ``bits`` that ``mask`` reads (None:
+    every bit)."""
+    if not bits:
+        return None
+    return next((r for m, r in bits.items() if mask is None or m & mask), None)
+
+
 class Store:
     """Facts about locations.  They only grow: a reason once set stays; a points-to
     set only gains locations and is widened to ``{ANY}`` past ``MAX_POINTEES``."""
 
     def __init__(self) -> None:
         self.multi: dict[Loc, str] = {}  # location -> reason it may differ
+        # integer location -> {mask: reason}: only the bits of those masks may differ
+        # (``mark_bits``); a location in ``multi`` needs none
+        self.bits: dict[Loc, dict[int, str]] = {}
         self.pts: dict[Loc, set[Loc]] = {}  # location -> pointees
         self.fallback: str | None = None  # set when ANY got a per-process value
         self.gave_up = False  # the solver hit its walk cap
@@ -221,26 +232,32 @@ class Store:
         place)."""
         out = Store()
         out.multi = dict(self.multi)
+        out.bits = {k: dict(v) for k, v in self.bits.items()}
         out.pts = {k: set(v) for k, v in self.pts.items()}
         out.fallback, out.gave_up = self.fallback, self.gave_up
         return out
 
-    def get(self, loc: Loc) -> str | None:
+    def get(self, loc: Loc, mask: int | None = None) -> str | None:
         """Reason ``loc`` is multi-valued (recorded as read by the current unit);
         ``ANY`` is multi-valued as soon as some location is.  A per-process value
         written through an unknown pointer (``fallback``) reaches all memory, but not
         the locations that are no memory: a function's parameters as passed
         (``Param``), its result (``Ret``), its call gate (``Ctl``); those follow the
-        fallback only once the solver gave up."""
+        fallback only once the solver gave up.  ``mask``: only those bits of the
+        integer at ``loc`` are read (``x & MASK``), so per-process bits elsewhere
+        (``bits``) do not count."""
         if loc is ANY:
             self.reads.add(loc)
-            return self.fallback or next(iter(self.multi.values()), None)
+            return self.fallback or next(iter(self.multi.values()), None) or next(
+                (r for b in self.bits.values() for r in b.values()), None)
         if isinstance(loc, _NOT_MEMORY) and not self.gave_up:
             self.reads.add(loc)
             return self.multi.get(loc)
         for view in field_views(loc):
             self.reads.add(view)
             if found := self.multi.get(view):
+                return found
+            if self.bits and (found := _overlap(self.bits.get(view), mask)):
                 return found
         return self.fallback
 
@@ -275,6 +292,18 @@ class Store:
                     self.multi[each] = reason
                     self.changed.update((each, ANY))
 
+    def mark_bits(self, loc: Loc, mask: int, reason: str) -> None:
+        """Only the bits of ``mask`` of the integer at ``loc`` may differ because of
+        this write (``flags |= C`` under a per-process test: ``expressions.py``)."""
+        if loc is ANY or self.readonly:
+            self.mark(loc, reason)
+            return
+        for each in field_marks(loc):
+            known = self.bits.setdefault(each, {})
+            if each not in self.multi and mask not in known:
+                known[mask] = reason
+                self.changed.update((each, ANY))
+
     def add_pts(self, loc: Loc, pointees: set[Loc]) -> None:
         for each in field_marks(loc):
             self._add_pts(each, pointees)
@@ -288,9 +317,10 @@ class Store:
             self.pts[loc] = {ANY}
         self.changed.add(PtsOf(loc))
 
-    def first(self, locs: set[Loc]) -> str | None:
-        """The reason of the first multi-valued location of ``locs`` (in key order)."""
-        return next((r for k in sorted(locs, key=str) if (r := self.get(k))), None)
+    def first(self, locs: set[Loc], mask: int | None = None) -> str | None:
+        """The reason of the first multi-valued location of ``locs`` (in key order),
+        read in the bits of ``mask`` (``get``)."""
+        return next((r for k in sorted(locs, key=str) if (r := self.get(k, mask))), None)
 
 
 # -- facts about each function, gathered before the fixed point ---------------------------

@@ -246,9 +246,9 @@ class RankDependence(Statements):
         f = self._funcs.get(func_name)
         local = f.locals if f else set()
         names = set(self._ever.get(func_name, {}))
-        names |= {n for n in local if Local(func_name, n) in self.store.multi}
-        names |= {k.name for k in self.store.multi
-                  if isinstance(k, Global) and k.name not in local}
+        marked = self.store.multi.keys() | self.store.bits.keys()
+        names |= {n for n in local if Local(func_name, n) in marked}
+        names |= {k.name for k in marked if isinstance(k, Global) and k.name not in local}
         return names
 
     # -- fixed point ----------------------------------------------------------------------

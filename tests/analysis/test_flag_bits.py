@@ -1,0 +1,89 @@
+"""Flag words (analysis/rankdep/expressions.py ``_write_bits``): ``x |= C``,
+``x &= ~C``, ``x ^= C`` under a per-process test make only the bits of ``C`` differ
+between processes, so a test of other bits (``x & MASK``) stays single-valued, while a
+test that reads those bits, or the whole word, does not.  pnetcdf's
+``ncp->flags |= NC_NDIRTY`` (set when a process's own record count grew) made every
+``NC_indep(ncp)`` per-process before."""
+
+from __future__ import annotations
+
+import pytest
+from pycparser import c_ast
+from test_rankdep import verdicts
+
+from mpicc_wrap.analysis.literals import int_expression
+
+STATE = """
+typedef struct { unsigned flags; int count; } state;
+unsigned g_word;
+void step(state *st, int grew) {
+    int me;
+    MPI_Comm_rank(0, &me);
+    WRITE;
+    if (READ) MPI_Barrier(0);
+}
+"""
+
+
+@pytest.mark.parametrize(("write", "read", "multi"), [
+    ("if (me > grew) st->flags |= 0x4", "st->flags & 0x1", False),
+    ("if (me > grew) st->flags |= 0x4", "st->flags & 0x4", True),
+    ("if (me > grew) st->flags |= 0x4", "st->flags & (0x1 | 0x4)", True),
+    ("if (me > grew) st->flags |= 0x4", "(st->flags & 0x3) == 0x1", False),
+    ("if (me > grew) st->flags |= 0x4", "st->flags == 0x1", True),  # the whole word
+    ("if (me > grew) st->flags |= 0x4", "st->flags", True),
+    ("if (me) st->flags &= ~0x4", "st->flags & 0x2", False),  # clears bit 2 only
+    ("if (me) st->flags &= ~0x4", "st->flags & 0x4", True),
+    ("if (me) st->flags &= 0x4", "st->flags & 0x4", False),  # clears all but bit 2
+    ("if (me) st->flags &= 0x4", "st->flags & 0x8", True),
+    ("if (me) st->flags ^= 0x10", "0x10 & st->flags", True),
+    ("if (me) st->flags ^= 0x10", "0x8 & st->flags", False),
+    ("if (me) g_word |= 1 << 3", "g_word & (1 << 2)", False),  # a global
+    ("if (me) g_word |= 1 << 3", "g_word & (1 << 3)", True),
+    ("st->flags |= me", "st->flags & 0x1", True),  # not a constant: the whole word
+    ("st->flags |= 0x4", "st->flags & 0x4", False),  # every process sets it
+    ("if (me) st->flags = 0x4", "st->flags & 0x1", True),  # a plain store: all bits
+    ("if (me) st->count |= 0x4", "st->flags & 0x4", False),  # another field
+])
+def test_flag_bits(write: str, read: str, multi: bool) -> None:
+    body = STATE.replace("WRITE", write).replace("READ", read)
+    assert verdicts(body, "step")[-1] is multi
+
+
+def test_a_bit_set_at_a_per_process_place_differs_in_that_bit_only() -> None:
+    body = """
+    void mark(unsigned *words) {
+        int me;
+        MPI_Comm_rank(0, &me);
+        words[me] |= 0x2;
+        if (words[0] & 0x1) MPI_Barrier(0);
+        if (words[0] & 0x2) MPI_Barrier(0);
+    }
+    """
+    assert verdicts(body, "mark") == [False, True]
+
+
+def test_a_bit_set_in_a_function_called_under_a_per_process_test() -> None:
+    body = """
+    unsigned g_state;
+    static void dirty(void) { g_state |= 0x4; }
+    void step(void) {
+        int me;
+        MPI_Comm_rank(0, &me);
+        if (me == 0) dirty();
+        if (g_state & 0x1) MPI_Barrier(0);
+        if (g_state & 0x4) MPI_Barrier(0);
+    }
+    """
+    assert verdicts(body, "step") == [True, False, True]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("0x4", 4), ("~0x4", ~4), ("(0x1 | 0x4) ^ 0x1", 4), ("1 << 3", 8), ("(unsigned) 7 & 3", 3),
+    ("-1", -1), ("x | 1", None), ("1 << 200", None), ("sizeof(int)", None),
+])
+def test_int_expression(text: str, value: int | None) -> None:
+    from pycparserext.ext_c_parser import GnuCParser
+    decl = GnuCParser().parse(f"int x; int y = {text};").ext[1]
+    assert isinstance(decl, c_ast.Decl)
+    assert int_expression(decl.init) == value
