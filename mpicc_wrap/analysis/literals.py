@@ -54,4 +54,6 @@ def int_expression(e: c_ast.Node | None) -> int | None:
         if left is None or right is None:
             return None
         return _FOLD[e.op](left, right)
+    if isinstance(e, c_ast.Constant) and e.type.split()[-1:] == ["int"]:
+        e = c_ast.Constant("int", e.value)  # 1L, 0x4u: pycparser types them "long int"
     return int_constant(e)

@@ -50,17 +50,31 @@ def test_flag_bits(write: str, read: str, multi: bool) -> None:
     assert verdicts(body, "step")[-1] is multi
 
 
-def test_a_bit_set_at_a_per_process_place_differs_in_that_bit_only() -> None:
+@pytest.mark.parametrize(("write", "read"), [
+    # through a pointer the same bit has another position: the whole word
+    ("words[me] |= 0x2", "words[0] & 0x1"),
+    ("if (me) ((unsigned char *) &st->flags)[1] |= 0x1", "st->flags & 0x1"),
+    ("if (me) st->flags |= 0x100", "((unsigned char *) &st->flags)[1] & 0x2"),
+    ("if (me) st->flags |= 0x100", "*(unsigned char *) &st->flags & 0x2"),
+    # a union's members share storage: the whole word
+    ("if (me) st->u.w |= 0x100", "st->u.b[1] & 0x2"),
+    ("if (me) st->u.w |= 0x100", "st->u.w & 0x2"),
+    # a sign bit copied upwards by a conversion: bit 40 of (long) of an int is bit 31
+    ("if (me) st->flags |= 0x80000000", "(long) st->flags & (1L << 40)"),
+    ("if (me) st->small |= 0x80", "st->small & 0x100"),
+])
+def test_bits_at_another_position_are_the_whole_word(write: str, read: str) -> None:
     body = """
-    void mark(unsigned *words) {
+    typedef struct { unsigned flags; signed char small;
+                     union word { unsigned w; unsigned char b[4]; } u; } state;
+    void step(state *st, unsigned *words) {
         int me;
         MPI_Comm_rank(0, &me);
-        words[me] |= 0x2;
-        if (words[0] & 0x1) MPI_Barrier(0);
-        if (words[0] & 0x2) MPI_Barrier(0);
+        WRITE;
+        if (READ) MPI_Barrier(0);
     }
-    """
-    assert verdicts(body, "mark") == [False, True]
+    """.replace("WRITE", write).replace("READ", read)
+    assert verdicts(body, "step")[-1] is True
 
 
 def test_a_bit_set_in_a_function_called_under_a_per_process_test() -> None:
@@ -80,7 +94,8 @@ def test_a_bit_set_in_a_function_called_under_a_per_process_test() -> None:
 
 @pytest.mark.parametrize(("text", "value"), [
     ("0x4", 4), ("~0x4", ~4), ("(0x1 | 0x4) ^ 0x1", 4), ("1 << 3", 8), ("(unsigned) 7 & 3", 3),
-    ("-1", -1), ("x | 1", None), ("1 << 200", None), ("sizeof(int)", None),
+    ("-1", -1), ("1L << 40", 1 << 40), ("0x10u | 1UL", 17), ("x | 1", None),
+    ("1 << 200", None), ("sizeof(int)", None),
 ])
 def test_int_expression(text: str, value: int | None) -> None:
     from pycparserext.ext_c_parser import GnuCParser

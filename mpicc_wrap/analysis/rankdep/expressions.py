@@ -12,6 +12,7 @@ from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.literals import int_expression
 from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
+from mpicc_wrap.analysis.rankdep.layouts import union_members
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
     FunctionFacts,
@@ -60,6 +61,17 @@ def _rank_env(e: c_ast.FuncCall, args: list[c_ast.Node]) -> bool:
     arg = args[0]
     return (isinstance(arg, c_ast.Constant) and arg.type == "string"
             and catalogue.is_rank_env(arg.value.strip('"')))
+
+
+def _sign_bits(mask: int) -> int:
+    """A read of the bits ``mask`` of a value that integer promotion or a conversion
+    may have sign-extended: a bit above position 7, 15 or 31 may be a copy of the
+    sign bit of a ``char``, ``short`` or ``int`` (``(long) w & (1L << 40)``), so that
+    sign bit is read too."""
+    for bit in (7, 15, 31):
+        if mask >> (bit + 1):
+            mask |= 1 << bit
+    return mask
 
 
 def _flag_mask(e: c_ast.Assignment) -> int | None:
@@ -214,13 +226,22 @@ class Expressions(PointsTo, Visitor):
         operand, mask = e.left, int_expression(e.right)
         if mask is None:
             operand, mask = e.right, int_expression(e.left)
-        if mask is None:
+        if mask is None or not self._bit_place(uncast(operand)):
             return None
-        saved, self._mask = self._mask, (id(uncast(operand)), mask)
+        saved, self._mask = self._mask, (id(uncast(operand)), _sign_bits(mask))
         try:
             return (self._value(operand),)
         finally:
             self._mask = saved
+
+    def _bit_place(self, e: c_ast.Node) -> bool:
+        """``e`` names an integer object by its declared type: a variable, or a field
+        that shares its storage with no union member.  Bits are only tracked there:
+        through a pointer (``((char *) &w)[1] |= 1``) or another union member the
+        same bit has another position, so such writes and reads take the whole word."""
+        if isinstance(e, c_ast.ID):
+            return True
+        return isinstance(e, c_ast.StructRef) and not union_members(self._field(e).name)
 
     def _mask_of(self, e: c_ast.Node) -> int | None:
         """The mask ``e`` is read under (``_masked``), if ``e`` is that operand."""
@@ -247,7 +268,7 @@ class Expressions(PointsTo, Visitor):
             return r or self._ctrl
         inner = self._value(e.expr)
         if e.op == "*":
-            return inner or self.store.first(self._pointees(e.expr), self._mask_of(e))
+            return inner or self.store.first(self._pointees(e.expr))
         return inner
 
     def visit_TernaryOp(self, e: c_ast.TernaryOp) -> str | None:
@@ -264,7 +285,8 @@ class Expressions(PointsTo, Visitor):
         r = self._value(e.rvalue)
         targets, where = self._lvalue(e.lvalue)
         mask = _flag_mask(e)
-        if mask is not None and targets and not any(isinstance(n, str) for _, n in targets):
+        if mask is not None and self._bit_place(e.lvalue) and targets and not any(
+                isinstance(n, str) for _, n in targets):
             return self._write_bits(targets, mask, where)
         if e.op != "=":
             r = r or self._value_of_targets(targets)
@@ -276,7 +298,7 @@ class Expressions(PointsTo, Visitor):
     def visit_ArrayRef(self, e: c_ast.ArrayRef) -> str | None:
         sub = self._value(e.subscript)
         base = self._value(e.name)
-        return sub or base or self.store.first(self._pointees(e.name), self._mask_of(e))
+        return sub or base or self.store.first(self._pointees(e.name))
 
     def visit_StructRef(self, e: c_ast.StructRef) -> str | None:
         if e.type == "->":

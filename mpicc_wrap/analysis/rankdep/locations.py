@@ -317,10 +317,9 @@ class Store:
             self.pts[loc] = {ANY}
         self.changed.add(PtsOf(loc))
 
-    def first(self, locs: set[Loc], mask: int | None = None) -> str | None:
-        """The reason of the first multi-valued location of ``locs`` (in key order),
-        read in the bits of ``mask`` (``get``)."""
-        return next((r for k in sorted(locs, key=str) if (r := self.get(k, mask))), None)
+    def first(self, locs: set[Loc]) -> str | None:
+        """The reason of the first multi-valued location of ``locs`` (in key order)."""
+        return next((r for k in sorted(locs, key=str) if (r := self.get(k))), None)
 
 
 # -- facts about each function, gathered before the fixed point ---------------------------
