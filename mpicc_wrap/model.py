@@ -237,6 +237,10 @@ class FunctionSummary:
     status_code: bool = False
     # returns NULL only when an allocation failed (analysis/failures.py)
     fresh_result: bool = False
+    # tokens of ``rank_writes`` it leaves per-process in these bits only (flag words,
+    # analysis/rankdep/expressions.py ``_write_bits``; JSON integers of any width,
+    # negative for ``x &= C``); a token not here: the whole location
+    rank_bits: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -37,6 +37,7 @@ class RankOracle(Protocol):
     def returns_rank(self, func_name: str) -> bool: ...
     def rank_params(self, func_name: str) -> list[int]: ...
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]: ...
+    def rank_bits(self, func_name: str) -> dict[str, int]: ...
     def ignores_arguments(self, func_name: str) -> bool: ...
 
 
@@ -203,7 +204,8 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
     return FunctionSummary(
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,
         returns, list(ctx.oracle.rank_params(f)), f in ctx.noreturn, shared, uniform,
-        f in ctx.aborts, ranked, writes, status, f in ctx.status[1])
+        f in ctx.aborts, ranked, writes, status, f in ctx.status[1],
+        ctx.oracle.rank_bits(f))
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

@@ -8,10 +8,13 @@ test that reads those bits, or the whole word, does not.  pnetcdf's
 from __future__ import annotations
 
 import pytest
+from analysis_helpers import parse_source
 from pycparser import c_ast
-from test_rankdep import verdicts
+from test_rankdep import PRELUDE, analyse, verdicts
 
+from mpicc_wrap.analysis import unit
 from mpicc_wrap.analysis.literals import int_expression
+from mpicc_wrap.model import FunctionSummary
 
 STATE = """
 typedef struct { unsigned flags; int count; } state;
@@ -102,3 +105,61 @@ def test_int_expression(text: str, value: int | None) -> None:
     decl = GnuCParser().parse(f"int x; int y = {text};").ext[1]
     assert isinstance(decl, c_ast.Decl)
     assert int_expression(decl.init) == value
+
+
+# -- across files: the summary's rank_bits -------------------------------------------
+
+CALLEE = """
+typedef struct nc { unsigned flags; long numrecs; } NC;
+unsigned g_mode;
+void grow(NC *ncp, long mine) {
+    if (mine > ncp->numrecs) { ncp->numrecs = mine; ncp->flags |= 0x400000; }
+}
+void go_indep(void) { int me; MPI_Comm_rank(0, &me); if (me) g_mode &= ~0x2; }
+void both(NC *ncp) { int me; MPI_Comm_rank(0, &me); if (me) ncp->flags |= 0x1;
+                     ncp->flags = me; }
+void via(NC *ncp, long mine) { grow(ncp, mine); go_indep(); }
+"""
+
+
+@pytest.mark.parametrize(("func", "ranked", "bits"), [
+    ("grow", [], {}),  # per-process only if a caller passes a per-process count
+    ("go_indep", ["g:g_mode:0"], {"g:g_mode:0": 0x2}),
+    ("both", ["f:nc.flags:0"], {}),  # also written whole: the whole word
+    ("via", ["g:g_mode:0"], {"g:g_mode:0": 0x2}),  # through a function of its file
+])
+def test_summary_lists_the_bits_a_function_leaves_per_process(
+        func: str, ranked: list[str], bits: dict[str, int]) -> None:
+    rd, _ = analyse(CALLEE)
+    assert rd.effects(func)[1] == ranked
+    assert rd.rank_bits(func) == bits
+
+
+def test_summary_bits_through_the_whole_pipeline() -> None:
+    result = unit.analyse(parse_source(PRELUDE + CALLEE), {})
+    assert result.summaries["go_indep"].rank_bits == {"g:g_mode:0": 0x2}
+    assert result.summaries["grow"].rank_bits == {}
+
+
+CALLER = """
+typedef struct nc { unsigned flags; long numrecs; } NC;
+void ext(NC *ncp);
+void step(NC *ncp) {
+    ext(ncp);
+    if (ncp->flags & 0x1) MPI_Barrier(0);
+    if (ncp->flags & 0x400000) MPI_Barrier(0);
+    if (ncp->numrecs) MPI_Barrier(0);
+}
+"""
+
+
+@pytest.mark.parametrize(("bits", "expected"), [
+    ({"f:nc.flags:0": 0x400000}, [False, True, False]),
+    ({}, [True, True, False]),  # a summary without bits: the whole word
+    ({"f:nc.other:0": 0x1}, [True, True, False]),  # bits of another token
+])
+def test_a_caller_applies_the_bits_of_a_summary(bits: dict[str, int],
+                                                 expected: list[bool]) -> None:
+    summary = FunctionSummary("ext", "x.c", 1, False, [], True, rank_writes=[
+        "f:nc.flags:0"], writes=["f:nc.flags:0"], rank_bits=bits)
+    assert verdicts(CALLER, "step", external={"ext": summary}) == expected

@@ -130,6 +130,8 @@ class Expressions(PointsTo, Visitor):
         # (effects.py)
         self._writes: dict[str, set[Loc]] = {}
         self._rank_writes: dict[str, set[Loc]] = {}
+        # ... and memory it wrote per-process in some bits only, with those bits
+        self._rank_bits: dict[str, dict[Loc, int]] = {}
         # id(call through ``c ? f : g``) -> the calls of f and of g (``_either``)
         self._arms: dict[int, tuple[c_ast.Node, list[c_ast.FuncCall]] | None] = {}
         # (id(e), mask) while the operand ``e`` of ``e & MASK`` is read (``_masked``)
@@ -396,15 +398,40 @@ class Expressions(PointsTo, Visitor):
         (``effects.py`` has no bits), which is conservative for callers in other
         files."""
         reason = where or self._ctrl
+        self._mark_bits(targets, mask, reason)
+        return self._value_of_targets(targets) or reason
+
+    def _mark_bits(self, targets: list[Target], mask: int, reason: str | None) -> None:
+        """The bits ``mask`` of ``targets`` are written, per-process when ``reason``
+        (or the function's entry gate, for memory of the caller's); recorded for the
+        summary (``_rank_bits``).  A tracked local takes the whole write."""
         for kind, loc in targets:
+            if isinstance(loc, str):
+                self._write([(kind, loc)], reason, strong=False)
+                continue
             outside = self._entry_ctrl if not self._is_local_key(kind, loc) else None
             if reason or outside:
-                self.store.mark_bits(loc, mask, reason or outside or "")  # type: ignore[arg-type]
+                self.store.mark_bits(loc, mask, reason or outside or "")
             if self._func is not None and not self.store.readonly and kind != "sloc":
-                self._writes.setdefault(self._func.name, set()).add(loc)  # type: ignore[arg-type]
+                self._writes.setdefault(self._func.name, set()).add(loc)
                 if reason:
-                    self._rank_writes.setdefault(self._func.name, set()).add(loc)  # type: ignore[arg-type]
-        return self._value_of_targets(targets) or reason
+                    bits = self._rank_bits.setdefault(self._func.name, {})
+                    bits[loc] = bits.get(loc, 0) | mask
+
+    def _write_ranked(self, summary: FunctionSummary | None, ranked: list[str],
+                      args: list[c_ast.Node], shared: set[int], seed: str) -> None:
+        """A callee's ``rank_writes`` (effects.py tokens): whole locations, and those
+        its ``rank_bits`` says it leaves per-process in some bits only, as those bits
+        (pnetcdf's ``ncmpio_begin_indep_data`` sets a mode bit of ``ncp->flags``
+        under a per-process test; as a whole word it made the other bits of every
+        ``NC`` per-process in its callers' files)."""
+        bits = summary.rank_bits if summary is not None else {}
+        self._write(self._summary_targets([t for t in ranked if t not in bits], args,
+                                          shared), seed, strong=False)
+        for token in ranked:
+            if token in bits:
+                self._mark_bits(self._summary_targets([token], args, shared), bits[token],
+                                seed)
 
     def _taint(self, name: str, reason: str) -> None:
         """The tracked local ``name`` is multi-valued from here on."""
@@ -464,7 +491,7 @@ class Expressions(PointsTo, Visitor):
                 for a in args:
                     self._write(self._out(a), seed, strong=False)
             else:
-                self._write(self._summary_targets(ranked, args, shared), seed, strong=False)
+                self._write_ranked(summary, ranked, args, shared, seed)
         return None if summary is not None and summary.uniform_return else result
 
     def _either(self, e: c_ast.FuncCall) -> tuple[c_ast.Node, list[c_ast.FuncCall]] | None:

@@ -83,3 +83,6 @@ class Uniform:
 
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
         return False, [], self._writes(func_name) if self._writes else None
+
+    def rank_bits(self, func_name: str) -> dict[str, int]:
+        return {}

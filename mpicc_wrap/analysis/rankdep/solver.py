@@ -172,8 +172,36 @@ class RankDependence(Statements):
         if f is None:
             return False, [], None
         units = sorted(effects.closure(func_name, self._funcs))
-        return (self.returns_rank(func_name), self._effects(f, units, self._rank_writes),
-                self._effects(f, units, self._writes))
+        ranked = self._effects(f, units, self._rank_writes)
+        bits = self._bit_tokens(f, units)
+        if bits and effects.EVERYTHING_TOKEN not in ranked:
+            ranked = sorted(set(ranked) | set(bits))
+        return (self.returns_rank(func_name), ranked, self._effects(f, units, self._writes))
+
+    def rank_bits(self, func_name: str) -> dict[str, int]:
+        """For the function's summary: the tokens of its ``rank_writes`` that its call
+        closure leaves per-process only in some bits (``Expressions._write_bits``),
+        each with those bits; a token also written per-process whole is not here."""
+        f = self._funcs.get(func_name)
+        if f is None:
+            return {}
+        units = sorted(effects.closure(func_name, self._funcs))
+        whole = set(self._effects(f, units, self._rank_writes))
+        return {t: m for t, m in self._bit_tokens(f, units).items() if t not in whole}
+
+    def _bit_tokens(self, f: FunctionFacts, units: list[str]) -> dict[str, int]:
+        """The tokens of what ``units`` wrote per-process in some bits only, with the
+        union of those bits."""
+        if self.store.gave_up:
+            return {}
+        out: dict[str, int] = {}
+        returns_pointer = not f.returns_scalar and not f.returns_void
+        for g in units:
+            for loc, mask in self._rank_bits.get(g, {}).items():
+                token = effects.portable(f, [loc], returns_pointer)
+                for t in token:
+                    out[t] = out.get(t, 0) | mask
+        return out
 
     def ignores_arguments(self, func_name: str) -> bool:
         """The function returns a value that is the same on every rank whatever its
@@ -215,7 +243,7 @@ class RankDependence(Statements):
         clone.store = store
         clone._seen, clone._met, clone._relative = {}, {}, {}
         clone._ever = {n: dict(v) for n, v in self._ever.items()}
-        clone._writes, clone._rank_writes = {}, {}
+        clone._writes, clone._rank_writes, clone._rank_bits = {}, {}, {}
         clone.walks = 0
         return clone
 
