@@ -394,9 +394,8 @@ class Expressions(PointsTo, Visitor):
         (``a[rank] |= 1``), only the bits of ``mask`` (``_flag_mask``) may come to
         differ.  pnetcdf sets ``ncp->flags |= NC_NDIRTY`` when a process's own record
         count grew, in independent mode; as a whole-word write it made every later
-        ``ncp->flags & NC_MODE_INDEP`` per-process.  The summary still lists the word
-        (``effects.py`` has no bits), which is conservative for callers in other
-        files."""
+        ``ncp->flags & NC_MODE_INDEP`` per-process.  Callers in other files learn the
+        bits from the summary's ``rank_bits`` (``_write_ranked``)."""
         reason = where or self._ctrl
         self._mark_bits(targets, mask, reason)
         return self._value_of_targets(targets) or reason

@@ -187,6 +187,8 @@ class RankDependence(Statements):
             return {}
         units = sorted(effects.closure(func_name, self._funcs))
         whole = set(self._effects(f, units, self._rank_writes))
+        if effects.EVERYTHING_TOKEN in whole:
+            return {}
         return {t: m for t, m in self._bit_tokens(f, units).items() if t not in whole}
 
     def _bit_tokens(self, f: FunctionFacts, units: list[str]) -> dict[str, int]:
