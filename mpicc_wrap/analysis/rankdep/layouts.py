@@ -72,6 +72,7 @@ class _Collect(Visitor):
         if node.decls is not None:
             key = node.name or self.anonymous.get(id(node))
             if key is not None:
+                self._name_untagged_members(node, key)
                 found = self.fields.setdefault(key, {})
                 members = _members(node)
                 for name, t in members:
@@ -81,6 +82,21 @@ class _Collect(Visitor):
                     groups.append({name for name, _ in members})
                 groups.extend(_anonymous_unions(node))
         self.generic_visit(node)
+
+    def _name_untagged_members(self, node: c_ast.Struct | c_ast.Union, key: str) -> None:
+        """An untagged struct or union declared as a named member (``union { int i;
+        float f; } u;``) has no tag or typedef name: it is keyed ``key.u``, the same
+        in every TU, so that its members are fields of a known owner and, for a
+        union, one location (before, an unknown owner kept ``m.u.i`` and ``m.u.f``
+        apart: ``buggy_union_untagged_member_read_as_another.c``)."""
+        for d in node.decls or []:
+            t = d.type if isinstance(d, c_ast.Decl) and d.name else None
+            for _ in range(_DEPTH):
+                if not isinstance(t, (c_ast.TypeDecl, c_ast.ArrayDecl, c_ast.PtrDecl)):
+                    break
+                t = t.type
+            if isinstance(t, _AGGREGATES) and t.name is None and t.decls is not None:
+                self.anonymous.setdefault(id(t), f"{key}.{d.name}")  # type: ignore[union-attr]
 
     def visit_Union(self, node: c_ast.Union) -> None:
         self.unions.append(node)

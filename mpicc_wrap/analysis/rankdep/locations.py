@@ -176,8 +176,13 @@ def field_views(loc: Loc) -> tuple[Loc, ...]:
         return (loc,)
     if not f.owner:
         return (_rebase(loc, Field(f.name, ANY_OWNER)),)
-    names = layouts.union_members(f.name) or [f.name]
-    return (loc, *(_rebase(loc, Field(n)) for n in names))
+    members = layouts.union_members(f.name)
+    views = (loc, *(_rebase(loc, Field(n)) for n in members or [f.name]))
+    if members and (loc == f or isinstance(loc, Deref) and loc.depth == 1):
+        # the elements of an array member (one dereference: ``u.b[1]``) are the
+        # union's bytes too: ``u.b[0] = rank; if (u.w)``
+        return (*views, Deref(f, 1) if loc == f else f)
+    return views
 
 
 def field_marks(loc: Loc) -> tuple[Loc, ...]:
