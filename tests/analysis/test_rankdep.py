@@ -747,3 +747,27 @@ def test_a_value_cast_to_an_arithmetic_type_points_to_nothing() -> None:
         if (group(&a, g->n, 0) == 0) MPI_Barrier(0);
         return 0;
     }""") == [True, False, False]
+
+
+@pytest.mark.parametrize(("calls", "multi"), [
+    ("if (me == 0) mark(st);", True),  # a pointer the caller does not track
+    ("mark(st);", False),  # every process makes the call
+    ("if (me == 0) keep(st); mark(st);", False),  # the gated call writes nothing
+    ("if (me == 0) { state *t = st; mark(t); }", True),
+])
+def test_fields_written_through_a_parameter_under_a_gated_call(calls: str,
+                                                               multi: bool) -> None:
+    """A callee's ``param->f = ...`` happens on the processes that call it: a caller
+    gating the call with a pointer it does not track itself makes ``f`` per-process
+    (``Expressions._outside``; silent before the fourteenth session)."""
+    body = """typedef struct { int flags; } state;
+    static void mark(state *s) { s->flags = 4; }
+    static void keep(state *s) { (void) s; }
+    void update(state *st) {
+        int me;
+        MPI_Comm_rank(0, &me);
+        CALLS
+        if (st->flags) MPI_Barrier(0);
+    }
+    """.replace("CALLS", calls)
+    assert verdicts(body, "update")[-1] is multi

@@ -350,20 +350,21 @@ class Expressions(PointsTo, Visitor):
 
     def _field_kind(self, e: c_ast.StructRef) -> str:
         """The target kind of a write to the field ``e`` (``locations.Target``):
-        ``param->f`` is memory the caller passed ("ploc"), ``s.f`` of a local struct
-        ``s`` of automatic storage memory of this call that dies with it ("sloc");
-        neither is gated by the gate the function is called under
-        (``Scope._is_local_key``): pnetcdf's ``ncmpio_hdr_put_NC``, called by rank 0
-        only, fills a local ``putbuf.safe_mode``, which made every ``safe_mode`` field
-        per-process.  No caller sees an "sloc" write, so the function's summary does
-        not list it (``_write``): listed as ``f:comm:0``, a caller in another file
-        that calls ``ncmpio_hdr_put_NC`` under ``rank == 0`` made every ``comm`` field
+        ``param->f`` is memory the caller passed ("ploc:param", gated by the calls
+        that pass it, ``_outside``), ``s.f`` of a local struct ``s`` of automatic
+        storage memory of this call that dies with it ("sloc"); neither is gated by
+        the gate the function is called under (``Scope._is_local_key``): pnetcdf's
+        ``ncmpio_hdr_put_NC``, called by rank 0 only, fills a local
+        ``putbuf.safe_mode``, which made every ``safe_mode`` field per-process.  No
+        caller sees an "sloc" write, so the function's summary does not list it
+        (``_write``): listed as ``f:comm:0``, a caller in another file that calls
+        ``ncmpio_hdr_put_NC`` under ``rank == 0`` made every ``comm`` field
         per-process (pnetcdf's ``ncmpio_enddef.c``)."""
         f, base = self._func, e.name
         if f is None or not isinstance(base, c_ast.ID):
             return "loc"
         if e.type == "->":
-            return "ploc" if base.name in f.params else "loc"
+            return f"ploc:{base.name}" if base.name in f.params else "loc"
         return "sloc" if base.name in f.locals and base.name not in f.statics else "loc"
 
     def _write(self, targets: list[Target], reason: str | None, strong: bool) -> None:
@@ -371,7 +372,7 @@ class Expressions(PointsTo, Visitor):
         reason = reason or self._ctrl
         for kind, name in targets:
             if not isinstance(name, str):
-                outside = self._entry_ctrl if not self._is_local_key(kind, name) else None
+                outside = self._outside(kind, name)
                 if reason or outside:
                     self.store.mark(name, reason or outside or "")
                 if self._func is not None and not self.store.readonly and kind != "sloc":
@@ -408,7 +409,7 @@ class Expressions(PointsTo, Visitor):
             if isinstance(loc, str):
                 self._write([(kind, loc)], reason, strong=False)
                 continue
-            outside = self._entry_ctrl if not self._is_local_key(kind, loc) else None
+            outside = self._outside(kind, loc)
             if reason or outside:
                 self.store.mark_bits(loc, mask, reason or outside or "")
             if self._func is not None and not self.store.readonly and kind != "sloc":
@@ -431,6 +432,19 @@ class Expressions(PointsTo, Visitor):
             if token in bits:
                 self._mark_bits(self._summary_targets([token], args, shared), bits[token],
                                 seed)
+
+    def _outside(self, kind: str, loc: Loc) -> str | None:
+        """The gate of a write to ``loc`` as the function's callers see it: its entry
+        gate for memory of the callers'; for a field of ``param->`` ("ploc:param"),
+        the gate of the calls that pass ``param`` a pointer they do not track
+        themselves (``_call_defined``).  Before the fourteenth session such fields
+        were never gated: ``if (rank == 0) mark_dirty(st); if (st->flags)
+        MPI_Barrier(comm);`` was silent (``buggy_field_set_in_callee_under_rank_test.c``);
+        a caller passing ``&x`` of a tracked local still gates ``x`` itself, flow by
+        flow (``if (rank == 0) read_cfg(&c); MPI_Bcast(&c, ...); if (c.iters)``)."""
+        if kind.startswith("ploc:") and self._func is not None:
+            return self.store.get(Ctl(f"{self._func.name}.{kind[5:]}"))
+        return None if self._is_local_key(kind, loc) else self._entry_ctrl
 
     def _taint(self, name: str, reason: str) -> None:
         """The tracked local ``name`` is multi-valued from here on."""
@@ -564,19 +578,25 @@ class Expressions(PointsTo, Visitor):
                 if r:
                     self.store.mark(param, r)
                     self.store.mark(Param(name, i), r)
+                if gate and not self._exchanged(arg):  # its param-> fields (_outside)
+                    self.store.mark(Ctl(f"{name}.{f.params[i]}"), gate)
                 self._pass_pointer(param, arg)
         return self.store.get(Ret(name))
+
+    def _exchanged(self, arg: c_ast.Node) -> bool:
+        """``&x`` of a tracked local (casts aside): ``_pass_pointer`` gates ``x``."""
+        arg = uncast(arg)
+        f = self._func
+        return (f is not None and isinstance(arg, c_ast.UnaryOp) and arg.op == "&"
+                and isinstance(arg.expr, c_ast.ID) and arg.expr.name in f.tracked)
 
     def _pass_pointer(self, param: Local, arg: c_ast.Node) -> None:
         """``&x`` of a tracked local: x and the callee's ``*param`` exchange values
         (x may be written by the call); any other pointer: the param points to it (what
         the callee writes through it under a gate, its walk marks: ``Ctl``)."""
-        while isinstance(arg, c_ast.Cast):
-            arg = arg.expr
-        f = self._func
-        if (f and isinstance(arg, c_ast.UnaryOp) and arg.op == "&"
-                and isinstance(arg.expr, c_ast.ID) and arg.expr.name in f.tracked):
-            name = arg.expr.name
+        arg = uncast(arg)
+        if self._exchanged(arg):
+            name = arg.expr.name  # type: ignore[attr-defined]
             if self._env.get(name):
                 self.store.mark(deref(param), self._env[name])
             self._write([("env", name)], self.store.get(deref(param)), strong=False)

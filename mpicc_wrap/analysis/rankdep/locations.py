@@ -616,8 +616,9 @@ class Scope:
     def _is_local_key(self, kind: str, loc: str | Loc) -> bool:
         """Memory of the current call (locals, what parameters point to): writes to it
         are not gated by the gate the function is called under; the caller gates the
-        objects it passes by address itself (``_pass_pointer``)."""
+        objects it passes by address itself (``_pass_pointer``, and for the fields of
+        ``param->``, "ploc:param", ``Expressions._outside``)."""
         f = self._func
         b = base(loc) if not isinstance(loc, str) else None
-        return kind in ("ploc", "sloc") or (
+        return kind.startswith("ploc") or kind == "sloc" or (
             f is not None and isinstance(b, Local) and b.fn == f.name)
