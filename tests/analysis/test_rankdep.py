@@ -771,3 +771,22 @@ def test_fields_written_through_a_parameter_under_a_gated_call(calls: str,
     }
     """.replace("CALLS", calls)
     assert verdicts(body, "update")[-1] is multi
+
+
+@pytest.mark.parametrize(("main", "expected"), [
+    # main tracks c itself: the broadcast makes it single-valued again
+    ("struct cfg c; if (rank == 0) load(&c); MPI_Bcast(&c, sizeof c, 0, 0, 0);"
+     " if (c.iters > 0) MPI_Barrier(0);", [True, False]),
+    # a pointer main does not track: the fields read_cfg writes two calls down differ
+    ("struct cfg *p = make(); if (rank == 0) load(p); if (p->iters > 0) MPI_Barrier(0);",
+     [True, True]),
+])
+def test_gated_fields_two_calls_down(main: str, expected: list[bool]) -> None:
+    assert verdicts("""struct cfg { int iters; double tol; };
+        struct cfg *make(void);
+        void read_cfg(struct cfg *c) { c->iters = 10; c->tol = 0.5; }
+        void load(struct cfg *c) { read_cfg(c); }
+        int main(void) { int rank;
+            MPI_Comm_rank(0, &rank);
+            MAIN
+            return 0; }""".replace("MAIN", main)) == expected

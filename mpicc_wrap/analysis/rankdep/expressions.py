@@ -578,10 +578,28 @@ class Expressions(PointsTo, Visitor):
                 if r:
                     self.store.mark(param, r)
                     self.store.mark(Param(name, i), r)
-                if gate and not self._exchanged(arg):  # its param-> fields (_outside)
-                    self.store.mark(Ctl(f"{name}.{f.params[i]}"), gate)
+                if not self._exchanged(arg) and (fields := self._arg_gate(arg)):
+                    self.store.mark(Ctl(f"{name}.{f.params[i]}"), fields)  # _outside
                 self._pass_pointer(param, arg)
         return self.store.get(Ret(name))
+
+    def _arg_gate(self, arg: c_ast.Node) -> str | None:
+        """The gate under which a callee's writes to the fields behind the pointer
+        ``arg`` happen (``_outside``): this call's own gate; else, for the caller's
+        parameter ``p``, the gate its own callers pass ``p`` under (``Ctl(f.p)``:
+        ``if (rank == 0) load(&c)`` with ``load(c) { read_cfg(c); }`` gates nothing
+        beyond ``c`` itself, which ``main`` tracks flow by flow, so a broadcast of
+        ``c`` afterwards still makes ``c.iters`` single-valued); for the address of a
+        local, nothing (memory of this call); else the function's entry gate."""
+        if self._ctrl:
+            return self._ctrl
+        arg, f = uncast(arg), self._func
+        if f is not None and isinstance(arg, c_ast.ID) and arg.name in f.params:
+            return self.store.get(Ctl(f"{f.name}.{arg.name}"))
+        if f is not None and isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and \
+                isinstance(arg.expr, c_ast.ID) and arg.expr.name in f.locals:
+            return None
+        return self._entry_ctrl
 
     def _exchanged(self, arg: c_ast.Node) -> bool:
         """``&x`` of a tracked local (casts aside): ``_pass_pointer`` gates ``x``."""
