@@ -74,6 +74,14 @@ def _sign_bits(mask: int) -> int:
     return mask
 
 
+def _address_of(arg: c_ast.Node) -> str | None:
+    """``x`` for an argument ``&x`` (casts aside), else None."""
+    arg = uncast(arg)
+    if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ID):
+        return arg.expr.name
+    return None
+
+
 def _flag_mask(e: c_ast.Assignment) -> int | None:
     """The bits ``x |= C``, ``x ^= C`` (``C``) or ``x &= C`` (``~C``) may change,
     ``C`` a constant expression; None for any other assignment."""
@@ -367,18 +375,27 @@ class Expressions(PointsTo, Visitor):
             return f"ploc:{base.name}" if base.name in f.params else "loc"
         return "sloc" if base.name in f.locals and base.name not in f.statics else "loc"
 
-    def _write(self, targets: list[Target], reason: str | None, strong: bool) -> None:
+    def _write(self, targets: list[Target], reason: str | None, strong: bool,
+               mask: int | None = None) -> None:
+        """Write ``targets``, per-process when ``reason`` or the gate; ``mask``: only
+        those bits of memory targets (``_write_bits``; a tracked local takes the whole
+        write)."""
         local = reason or self._env_ctrl
         reason = reason or self._ctrl
         for kind, name in targets:
             if not isinstance(name, str):
                 outside = self._outside(kind, name)
-                if reason or outside:
-                    self.store.mark(name, reason or outside or "")
+                if (why := reason or outside) and mask is None:
+                    self.store.mark(name, why)
+                elif why and mask is not None:
+                    self.store.mark_bits(name, mask, why)
                 if self._func is not None and not self.store.readonly and kind != "sloc":
                     self._writes.setdefault(self._func.name, set()).add(name)
-                    if reason:
+                    if reason and mask is None:
                         self._rank_writes.setdefault(self._func.name, set()).add(name)
+                    elif reason and mask is not None:
+                        bits = self._rank_bits.setdefault(self._func.name, {})
+                        bits[name] = bits.get(name, 0) | mask
                 continue
             if self._phi:
                 self._phi[-1].add(name)
@@ -397,26 +414,8 @@ class Expressions(PointsTo, Visitor):
         count grew, in independent mode; as a whole-word write it made every later
         ``ncp->flags & NC_MODE_INDEP`` per-process.  Callers in other files learn the
         bits from the summary's ``rank_bits`` (``_write_ranked``)."""
-        reason = where or self._ctrl
-        self._mark_bits(targets, mask, reason)
-        return self._value_of_targets(targets) or reason
-
-    def _mark_bits(self, targets: list[Target], mask: int, reason: str | None) -> None:
-        """The bits ``mask`` of ``targets`` are written, per-process when ``reason``
-        (or the function's entry gate, for memory of the caller's); recorded for the
-        summary (``_rank_bits``).  A tracked local takes the whole write."""
-        for kind, loc in targets:
-            if isinstance(loc, str):
-                self._write([(kind, loc)], reason, strong=False)
-                continue
-            outside = self._outside(kind, loc)
-            if reason or outside:
-                self.store.mark_bits(loc, mask, reason or outside or "")
-            if self._func is not None and not self.store.readonly and kind != "sloc":
-                self._writes.setdefault(self._func.name, set()).add(loc)
-                if reason:
-                    bits = self._rank_bits.setdefault(self._func.name, {})
-                    bits[loc] = bits.get(loc, 0) | mask
+        self._write(targets, where, strong=False, mask=mask)
+        return self._value_of_targets(targets) or where or self._ctrl
 
     def _write_ranked(self, summary: FunctionSummary | None, ranked: list[str],
                       args: list[c_ast.Node], shared: set[int], seed: str) -> None:
@@ -430,8 +429,8 @@ class Expressions(PointsTo, Visitor):
                                           shared), seed, strong=False)
         for token in ranked:
             if token in bits:
-                self._mark_bits(self._summary_targets([token], args, shared), bits[token],
-                                seed)
+                self._write(self._summary_targets([token], args, shared), seed,
+                            strong=False, mask=bits[token])
 
     def _outside(self, kind: str, loc: Loc) -> str | None:
         """The gate of a write to ``loc`` as the function's callers see it: its entry
@@ -596,25 +595,21 @@ class Expressions(PointsTo, Visitor):
         arg, f = uncast(arg), self._func
         if f is not None and isinstance(arg, c_ast.ID) and arg.name in f.params:
             return self.store.get(Ctl(f"{f.name}.{arg.name}"))
-        if f is not None and isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and \
-                isinstance(arg.expr, c_ast.ID) and arg.expr.name in f.locals:
-            return None
+        if f is not None and _address_of(arg) in f.locals:
+            return None  # memory of this call
         return self._entry_ctrl
 
     def _exchanged(self, arg: c_ast.Node) -> bool:
         """``&x`` of a tracked local (casts aside): ``_pass_pointer`` gates ``x``."""
-        arg = uncast(arg)
         f = self._func
-        return (f is not None and isinstance(arg, c_ast.UnaryOp) and arg.op == "&"
-                and isinstance(arg.expr, c_ast.ID) and arg.expr.name in f.tracked)
+        return f is not None and _address_of(arg) in f.tracked
 
     def _pass_pointer(self, param: Local, arg: c_ast.Node) -> None:
         """``&x`` of a tracked local: x and the callee's ``*param`` exchange values
         (x may be written by the call); any other pointer: the param points to it (what
         the callee writes through it under a gate, its walk marks: ``Ctl``)."""
-        arg = uncast(arg)
-        if self._exchanged(arg):
-            name = arg.expr.name  # type: ignore[attr-defined]
+        name = _address_of(arg)
+        if name is not None and self._exchanged(arg):
             if self._env.get(name):
                 self.store.mark(deref(param), self._env[name])
             self._write([("env", name)], self.store.get(deref(param)), strong=False)

@@ -172,10 +172,7 @@ class RankDependence(Statements):
         if f is None:
             return False, [], None
         units = sorted(effects.closure(func_name, self._funcs))
-        ranked = self._effects(f, units, self._rank_writes)
-        bits = self._bit_tokens(f, units)
-        if bits and effects.EVERYTHING_TOKEN not in ranked:
-            ranked = sorted(set(ranked) | set(bits))
+        ranked, _ = self._rank_tokens(f, units)
         return (self.returns_rank(func_name), ranked, self._effects(f, units, self._writes))
 
     def rank_bits(self, func_name: str) -> dict[str, int]:
@@ -185,25 +182,24 @@ class RankDependence(Statements):
         f = self._funcs.get(func_name)
         if f is None:
             return {}
-        units = sorted(effects.closure(func_name, self._funcs))
-        whole = set(self._effects(f, units, self._rank_writes))
-        if effects.EVERYTHING_TOKEN in whole:
-            return {}
-        return {t: m for t, m in self._bit_tokens(f, units).items() if t not in whole}
+        return self._rank_tokens(f, sorted(effects.closure(func_name, self._funcs)))[1]
 
-    def _bit_tokens(self, f: FunctionFacts, units: list[str]) -> dict[str, int]:
-        """The tokens of what ``units`` wrote per-process in some bits only, with the
-        union of those bits."""
-        if self.store.gave_up:
-            return {}
-        out: dict[str, int] = {}
+    def _rank_tokens(self, f: FunctionFacts, units: list[str]
+                     ) -> tuple[list[str], dict[str, int]]:
+        """What ``units`` (``f``'s call closure) wrote per-process, as ``rank_writes``
+        tokens, and those of them written so in some bits only, with the union of
+        those bits (``rank_bits``)."""
+        whole = self._effects(f, units, self._rank_writes)
+        if self.store.gave_up or effects.EVERYTHING_TOKEN in whole:
+            return whole, {}
+        bits: dict[str, int] = {}
         returns_pointer = not f.returns_scalar and not f.returns_void
         for g in units:
             for loc, mask in self._rank_bits.get(g, {}).items():
-                token = effects.portable(f, [loc], returns_pointer)
-                for t in token:
-                    out[t] = out.get(t, 0) | mask
-        return out
+                for t in effects.portable(f, [loc], returns_pointer):
+                    if t not in whole:
+                        bits[t] = bits.get(t, 0) | mask
+        return sorted({*whole, *bits}), bits
 
     def ignores_arguments(self, func_name: str) -> bool:
         """The function returns a value that is the same on every rank whatever its
