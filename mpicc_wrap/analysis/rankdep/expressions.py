@@ -140,10 +140,17 @@ class Expressions(PointsTo, Visitor):
         self._rank_writes: dict[str, set[Loc]] = {}
         # ... and memory it wrote per-process in some bits only, with those bits
         self._rank_bits: dict[str, dict[Loc, int]] = {}
+        # ... and the functions of the TU it calls under a per-process test of its own,
+        # whose writes are per-process for its callers too (``solver._rank_tokens``)
+        self._gated_calls: dict[str, set[str]] = {}
         # id(call through ``c ? f : g``) -> the calls of f and of g (``_either``)
         self._arms: dict[int, tuple[c_ast.Node, list[c_ast.FuncCall]] | None] = {}
         # (id(e), mask) while the operand ``e`` of ``e & MASK`` is read (``_masked``)
         self._mask: tuple[int, int] | None = None
+        # Functions called as if from another file (``solver._detached``), with the
+        # ``writes`` tokens of their call closure
+        self._pinned: frozenset[str] = frozenset()
+        self._pinned_writes: dict[str, list[str]] = {}
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -569,8 +576,12 @@ class Expressions(PointsTo, Visitor):
                       ) -> str | None:
         f = self._funcs[name]
         gate = self._ctrl or self._entry_ctrl
+        if name in self._pinned:
+            return self._call_detached(name, args, values, gate)
         if gate:  # its writes to non-local memory happen on some ranks only
             self.store.mark(Ctl(name), gate)
+        if self._ctrl and self._func is not None and not self.store.readonly:
+            self._gated_calls.setdefault(self._func.name, set()).add(name)
         for i, (arg, r) in enumerate(zip(args, values, strict=True)):
             if i < len(f.params) and f.params[i]:
                 param = Local(name, f.params[i])
@@ -581,6 +592,25 @@ class Expressions(PointsTo, Visitor):
                     self.store.mark(Ctl(f"{name}.{f.params[i]}"), fields)  # _outside
                 self._pass_pointer(param, arg)
         return self.store.get(Ret(name))
+
+    def _call_detached(self, name: str, args: list[c_ast.Node], values: list[str | None],
+                       gate: str | None) -> str | None:
+        """A call of a function detached from its callers (``solver._detached``),
+        applied as a caller in another file applies its summary: what its closure
+        writes is per-process when an argument or the gate is; its result when an
+        argument or its own result is.  A tracked local passed as ``&x`` still takes
+        what the callee writes through that parameter per-process by itself."""
+        f = self._funcs[name]
+        derived = next((r for r in values if r), None)
+        if derived or gate:  # _write adds the gates, as for the caller's own writes
+            self._write(self._summary_targets(self._pinned_writes.get(name, []), args,
+                                              frozenset()), derived, strong=False)
+        for i, arg in enumerate(args):
+            x = _address_of(arg)
+            if i < len(f.params) and f.params[i] and x is not None and self._exchanged(arg):
+                self._write([("env", x)], self.store.get(deref(Local(name, f.params[i]))),
+                            strong=False)
+        return derived or self.store.get(Ret(name))
 
     def _arg_gate(self, arg: c_ast.Node) -> str | None:
         """The gate under which a callee's writes to the fields behind the pointer

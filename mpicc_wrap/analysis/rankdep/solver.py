@@ -163,16 +163,18 @@ class RankDependence(Statements):
         f = self._funcs.get(func_name)
         if f is not None and f.returns_void:
             return False
-        return Ret(func_name) in self.store.multi or self.store.gave_up
+        solved = self._context_free(func_name)
+        return Ret(func_name) in solved.store.multi or solved.store.gave_up
 
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
         """For the function's summary: (``returns_rank``, ``rank_writes``, ``writes``)
-        (``effects.py`` tokens)."""
+        (``effects.py`` tokens); the first two as a caller in another file sees them
+        (``_context_free``)."""
         f = self._funcs.get(func_name)
         if f is None:
             return False, [], None
         units = sorted(effects.closure(func_name, self._funcs))
-        ranked, _ = self._rank_tokens(f, units)
+        ranked, _ = self._context_free(func_name)._rank_tokens(f, units)
         return (self.returns_rank(func_name), ranked, self._effects(f, units, self._writes))
 
     def rank_bits(self, func_name: str) -> dict[str, int]:
@@ -182,14 +184,63 @@ class RankDependence(Statements):
         f = self._funcs.get(func_name)
         if f is None:
             return {}
-        return self._rank_tokens(f, sorted(effects.closure(func_name, self._funcs)))[1]
+        units = sorted(effects.closure(func_name, self._funcs))
+        return self._context_free(func_name)._rank_tokens(f, units)[1]
+
+    def _context_free(self, func_name: str) -> RankDependence:
+        """The solve whose facts about ``func_name`` hold for a caller in another file:
+        ``_detached`` for a function other files can call, this solve otherwise."""
+        return self._detached if func_name in self._exported else self
+
+    @functools.cached_property
+    def _exported(self) -> frozenset[str]:
+        """The functions of the TU other files can call (not ``static``, not main)."""
+        return frozenset({d.decl.name for d in self._ast.ext if isinstance(d, c_ast.FuncDef)
+                          and "static" not in (d.decl.storage or [])} - {"main"})
+
+    @functools.cached_property
+    def _detached(self) -> RankDependence:
+        """The TU solved again with every exported function detached from its callers
+        in the TU (``Expressions._pinned``): its parameters and entry gate single-valued,
+        and a call of it in the TU applied as a call in another file applies its
+        summary (its writes per-process when an argument or the call's gate is).
+
+        A summary describes the function called with single-valued arguments
+        (``returns_rank``, ``rank_writes``); a caller's per-process arguments make
+        the result and the writes per-process on the caller's side.  Read from the
+        TU's own solve, an exported function inherited the per-process arguments of
+        its callers in the TU: pnetcdf's ``ncmpio_NC_check_vlen(varp, max)``, a pure
+        function of ``*varp``, is called in its file with a per-process ``varp``, so
+        its summary said ``returns_rank``, and every file that checks a variable's
+        size with it took the result as per-process.  Points-to facts are the first
+        solve's (the same program); only the per-process facts are solved again, and
+        only when some exported function has a per-process parameter or gate there."""
+        store = self.store
+        if store.gave_up or not any(self._attached(n) for n in self._exported & set(self._funcs)):
+            return self
+        fresh = store.copy()
+        fresh.multi, fresh.bits, fresh.fallback = {}, {}, None
+        clone = self._clone(fresh)
+        clone._ever = {n: {} for n in self._funcs}
+        clone._pinned = self._exported & set(self._funcs)
+        clone._pinned_writes = {n: self._effects(self._funcs[n], sorted(
+            effects.closure(n, self._funcs)), self._writes) for n in clone._pinned}
+        clone._solve()
+        return clone
 
     def _rank_tokens(self, f: FunctionFacts, units: list[str]
                      ) -> tuple[list[str], dict[str, int]]:
         """What ``units`` (``f``'s call closure) wrote per-process, as ``rank_writes``
         tokens, and those of them written so in some bits only, with the union of
-        those bits (``rank_bits``)."""
-        whole = self._effects(f, units, self._rank_writes)
+        those bits (``rank_bits``).  Per-process too: everything the functions a unit
+        calls under a per-process test of its own write (their walks see that test
+        only as their entry gate, which no summary lists: ``static void load(void)
+        { G = 1; }`` called as ``if (rank == 0) load();`` in ``setup()`` left ``G``
+        out of ``setup``'s summary, and a caller in another file saw it uniform)."""
+        gated = {c for g in units for c in self._gated_calls.get(g, ())}
+        called = sorted({g for c in gated for g in effects.closure(c, self._funcs)})
+        whole = sorted({*self._effects(f, units, self._rank_writes),
+                        *self._effects(f, called, self._writes)})
         if self.store.gave_up or effects.EVERYTHING_TOKEN in whole:
             return whole, {}
         bits: dict[str, int] = {}
@@ -223,10 +274,8 @@ class RankDependence(Statements):
     def _arguments(self) -> RankDependence:
         """The TU solved again with every parameter of its exported functions, and
         all it points to, per-process (``ignores_arguments``)."""
-        exported = {d.decl.name for d in self._ast.ext if isinstance(d, c_ast.FuncDef)
-                    and "static" not in (d.decl.storage or [])} - {"main"}
         clone = self._clone(self.store.copy())
-        for name in sorted(exported & set(self._funcs)):
+        for name in sorted(self._exported & set(self._funcs)):
             for i, p in enumerate(self._funcs[name].params):
                 if p:  # the parameter as passed, and what it points to
                     for loc in (Param(name, i), Local(name, p), deref(Local(name, p)),
@@ -235,6 +284,14 @@ class RankDependence(Statements):
         clone._solve()
         return clone
 
+    def _attached(self, name: str) -> bool:
+        """Some call in the TU passes ``name`` a per-process argument, or calls it, or
+        passes it a pointer, under a per-process gate."""
+        multi = self.store.multi
+        return Ctl(name) in multi or any(
+            Param(name, i) in multi or Ctl(f"{name}.{p}") in multi
+            for i, p in enumerate(self._funcs[name].params))
+
     def _clone(self, store: Store) -> RankDependence:
         """This solver with ``store`` and no answers yet (``_arguments``)."""
         clone = copy.copy(self)
@@ -242,6 +299,7 @@ class RankDependence(Statements):
         clone._seen, clone._met, clone._relative = {}, {}, {}
         clone._ever = {n: dict(v) for n, v in self._ever.items()}
         clone._writes, clone._rank_writes, clone._rank_bits = {}, {}, {}
+        clone._gated_calls = {}
         clone.walks = 0
         return clone
 

@@ -1,0 +1,98 @@
+"""Summaries describe a function as a caller in another file calls it: with arguments
+that are the same on every process, outside any per-process test (``solver._detached``).
+The callers in the function's own file must not leak into it, and what those callers do
+through it must stay in *their* summaries."""
+
+from __future__ import annotations
+
+import pytest
+from test_rankdep import analyse, verdicts
+
+from mpicc_wrap.model import FunctionSummary
+
+# pnetcdf's ncmpio_NC_check_vlen: a pure function of *varp, called in its own file with
+# a per-process varp; before, its summary said returns_rank.
+OWN_FILE = """
+typedef struct var { long n; long len; } Var;
+Var *table[8];
+long G, H, K;
+int check(Var *v, long max) { return v->n > max ? 0 : 1; }
+void set(long p) { G = p; }
+void bump(Var *v) { v->len = 1; }
+long get(void) { return G; }
+void per_rank(void) { int me; MPI_Comm_rank(0, &me); if (check(table[me], 5)) H = 1; }
+void sets_rank(void) { int me; MPI_Comm_rank(0, &me); set(me); }
+void gated_set(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) set(1); }
+void gated_bump(Var *v) { int me; MPI_Comm_rank(0, &me); if (me == 0) bump(v); }
+long reads(void) { sets_rank(); return get(); }
+int own_seed(void) { int me; MPI_Comm_rank(0, &me); K = me; return me; }
+static void load(void) { K = 2; }
+static void sbump(Var *v) { v->len = 2; }
+void setup(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) load(); }
+void setup_var(Var *v) { int me; MPI_Comm_rank(0, &me); if (me == 0) sbump(v); }
+"""
+
+
+@pytest.mark.parametrize(("func", "returns", "ranked"), [
+    ("check", False, []),  # its own file passes a per-process pointer: not its fact
+    ("set", False, []),  # per-process only when its caller passes the rank
+    ("bump", False, []),  # called on rank 0 only in its file: the gate is the caller's
+    ("per_rank", False, ["g:H:0"]),  # H = 1 under the per-process result of check
+    ("sets_rank", False, ["g:G:0"]),  # passes the rank to set(): G is per-process
+    ("gated_set", False, ["g:G:0"]),  # calls set() on rank 0 only
+    # v->len written on rank 0 only, through bump(): before, bump's walk saw only its
+    # entry gate, which summaries leave out, so this call's write was in no summary
+    ("gated_bump", False, ["f:var.len:0"]),
+    ("get", True, []),  # G is per-process in this file (sets_rank), whoever calls get
+    ("reads", True, ["g:G:0"]),
+    ("own_seed", True, ["g:K:0"]),
+    # a static function called on rank 0 only: what it writes is per-process for the
+    # callers of setup() in other files (before, in no summary: a missed warning)
+    ("setup", False, ["g:K:0"]),
+    ("setup_var", False, ["f:var.len:0"]),
+])
+def test_summary_as_a_caller_in_another_file_sees_it(func: str, returns: bool,
+                                                      ranked: list[str]) -> None:
+    rd, _ = analyse(OWN_FILE)
+    got_returns, got_ranked, _ = rd.effects(func)
+    assert (got_returns, got_ranked) == (returns, ranked)
+
+
+def test_the_file_itself_still_sees_its_callers() -> None:
+    """The findings of the file come from its own solve, per-process arguments and all."""
+    body = OWN_FILE + """
+    int main(void) { int me; MPI_Comm_rank(0, &me);
+        if (check(table[me], 5)) MPI_Barrier(0);
+        if (check(table[0], 5)) MPI_Barrier(0);
+        return 0; }"""
+    assert verdicts(body) == [True, True]  # table[0]->n: check's param is per-process
+
+
+def test_a_static_function_keeps_its_callers() -> None:
+    """Only what another file can call is detached: a static function's facts are its
+    callers' in the file, as before."""
+    rd, _ = analyse("""
+    static int twice(int x) { return 2 * x; }
+    int go(void) { int me; MPI_Comm_rank(0, &me); return twice(me); }""")
+    assert rd.effects("twice")[0] is True
+    assert rd.effects("go")[0] is True
+
+
+@pytest.mark.parametrize(("summary", "expected"), [
+    (FunctionSummary("check", "v.c", 1, False, [], True, rank_writes=[], writes=[]),
+     [False, True]),
+    (FunctionSummary("check", "v.c", 1, False, [], True, returns_rank=True, rank_writes=[],
+                     writes=[]), [True, True]),
+])
+def test_a_caller_in_another_file(summary: FunctionSummary, expected: list[bool]) -> None:
+    """With the detached summary a caller passing the same pointer everywhere gets one
+    answer; one passing a per-process pointer still gets a per-process answer."""
+    body = """
+    typedef struct var { long n; } Var;
+    Var *table[8];
+    int check(Var *v, long max);
+    int main(void) { int me; MPI_Comm_rank(0, &me);
+        if (check(table[0], 5)) MPI_Barrier(0);
+        if (check(table[me], 5)) MPI_Barrier(0);
+        return 0; }"""
+    assert verdicts(body, external={"check": summary}) == expected
