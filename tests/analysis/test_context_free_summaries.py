@@ -96,3 +96,27 @@ def test_a_caller_in_another_file(summary: FunctionSummary, expected: list[bool]
         if (check(table[me], 5)) MPI_Barrier(0);
         return 0; }"""
     assert verdicts(body, external={"check": summary}) == expected
+
+
+def test_a_call_passing_the_address_of_a_per_process_local() -> None:
+    """The callee may read ``*p``: with a per-process ``x``, ``ext(&x)`` has a
+    per-process result even when ext's summary says it writes nothing and returns the
+    same value for the same arguments (before, single-valued: a missed warning)."""
+    summary = FunctionSummary("ext", "x.c", 1, False, [], True, rank_writes=[], writes=[])
+    body = """int ext(int *p);
+    int main(void) { int x, y = 1; MPI_Comm_rank(0, &x);
+        if (ext(&x)) MPI_Barrier(0);
+        if (ext(&y)) MPI_Barrier(0);
+        return 0; }"""
+    assert verdicts(body, external={"ext": summary}) == [True, False]
+
+
+def test_detached_reads_through_the_address_of_a_local() -> None:
+    """``above(&x)`` in its own file with a per-process ``x``: its summary is that of
+    a pure function, and the caller of the file still gets a per-process result."""
+    rd, _ = analyse("""int above(int *p) { return *p > 2; }
+    int mine(void) { int x; MPI_Comm_rank(0, &x); return above(&x); }
+    int all(void) { int y = 4; return above(&y); }""")
+    assert rd.effects("above")[0] is False
+    assert rd.effects("mine")[0] is True
+    assert rd.effects("all")[0] is False

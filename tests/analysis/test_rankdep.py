@@ -324,8 +324,10 @@ def test_fixed_point_walks_each_function_a_bounded_number_of_times() -> None:
             super()._walk_unit(unit)
 
     rd = Counting(GnuCParser().parse(PRELUDE + code), {})
-    assert rd.returns_rank("main") and rd.returns_rank("f30")
     assert len(walks) <= 3 * 61, len(walks)
+    # a summary's facts come from one more solve of the same kind (solver._detached)
+    assert rd.returns_rank("main") and rd.returns_rank("f30")
+    assert len(walks) <= 2 * 3 * 61, len(walks)
 
 
 def test_callee_called_under_a_rank_gate_writes_multi_valued_memory() -> None:

@@ -478,9 +478,9 @@ class Expressions(PointsTo, Visitor):
         if entry is not None:
             return self._call_mpi(e, entry, args)
         fn = None if name else self._value(e.name)
-        derived = next((r for r in values if r), None) or fn or next(
-            (r for a in args if (r := self.store.first(self._pointees(a)))), None)
         summary = self._external.get(name or "")
+        derived = next((r for r in values if r), None) or fn or self._pointed(
+            args, summary is not None)
         ranked = summary.rank_writes if summary is not None else None
         result = derived
         if summary is not None and (summary.returns_rank
@@ -593,6 +593,24 @@ class Expressions(PointsTo, Visitor):
                 self._pass_pointer(param, arg)
         return self.store.get(Ret(name))
 
+    def _pointed(self, args: list[c_ast.Node], locals_too: bool) -> str | None:
+        """Why data an argument points to may differ between processes: memory it
+        points to, and with ``locals_too`` the tracked local ``x`` of an ``&x``.  For
+        a function with a summary (``ext(&x)``, a per-process ``x``, a summary saying
+        it writes nothing: before, a single-valued result, though the callee may read
+        ``*p``).  Not for an unknown function, where ``&x`` is the out-parameter of a
+        getter (MPICH's tests: ``while (MTestGetIntracomm(&comm, ...))`` after ranks
+        outside the last communicator got ``MPI_COMM_NULL``); that rule stays as it
+        was, an assumption the README states."""
+        for a in args:
+            x = _address_of(a)
+            if locals_too and x is not None and self._exchanged(a) and (
+                    r := self._env.get(x)):
+                return r
+            if r := self.store.first(self._pointees(a)):
+                return r
+        return None
+
     def _call_detached(self, name: str, args: list[c_ast.Node], values: list[str | None],
                        gate: str | None) -> str | None:
         """A call of a function detached from its callers (``solver._detached``),
@@ -601,7 +619,7 @@ class Expressions(PointsTo, Visitor):
         argument or its own result is.  A tracked local passed as ``&x`` still takes
         what the callee writes through that parameter per-process by itself."""
         f = self._funcs[name]
-        derived = next((r for r in values if r), None)
+        derived = next((r for r in values if r), None) or self._pointed(args, True)
         if derived or gate:  # _write adds the gates, as for the caller's own writes
             self._write(self._summary_targets(self._pinned_writes.get(name, []), args,
                                               frozenset()), derived, strong=False)

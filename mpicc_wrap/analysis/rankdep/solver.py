@@ -290,7 +290,8 @@ class RankDependence(Statements):
         multi = self.store.multi
         return Ctl(name) in multi or any(
             Param(name, i) in multi or Ctl(f"{name}.{p}") in multi
-            for i, p in enumerate(self._funcs[name].params))
+            or deref(Local(name, p)) in multi  # &x of a per-process x (or its own write)
+            for i, p in enumerate(self._funcs[name].params) if p)
 
     def _clone(self, store: Store) -> RankDependence:
         """This solver with ``store`` and no answers yet (``_arguments``)."""
