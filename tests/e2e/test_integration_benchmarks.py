@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from paths import BENCHMARKS
+from paths import BENCHMARKS, CORPUS
 
 sys.path.insert(0, str(BENCHMARKS))
 
@@ -173,3 +173,23 @@ def test_differential_names_the_first_difference() -> None:
         == "3 -> 2 lines"
     assert realcode_differential.first_difference(plain, run(1, "", "boom\n", False)) \
         == "exit 0 -> 1: boom"
+
+
+def test_whole_program_reaches_the_order_free_answer() -> None:
+    """A caller analysed before its callee's summary exists misses what the callee
+    writes; the fixed point over both TUs finds it, then stops once stable."""
+    import whole_program
+    from analysis_helpers import preprocess
+
+    from mpicc_wrap.analysis.summaries import identifiers
+
+    program = CORPUS / "buggy_xtu_static_loader_on_root"
+    units = []
+    for name in ("b_main.c", "a_setup.c"):
+        text = preprocess((program / name).read_text(), name)
+        units.append(whole_program.Unit(findings_diff.Compile("/", name, [], name), text,
+                                        frozenset(identifiers(text))))
+    runs = whole_program.fixed_point(units, 5)
+    assert runs[0].found == {"b_main.c": 0, "a_setup.c": 0}  # setup(): the bottom summary
+    assert runs[-1].stable and runs[-1].found == {"b_main.c": 1, "a_setup.c": 0}
+    assert len(runs) == 3  # bottom summaries, the real ones, the same again: stable
