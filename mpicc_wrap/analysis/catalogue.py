@@ -293,6 +293,14 @@ _OTHERS: tuple[MPIFunc, ...] = (
     _F("MPI_Reduce_local", "other", op=4, count=2, datatype=3),  # local, not collective
     _F("MPI_Wtime", "other"),
     _F("MPI_Wtick", "other"),
+    # Local destructors: each sets its handle argument to the null handle, one value on
+    # every process that makes the call.  As unknown functions they wrote it with a
+    # value derived from what it pointed to: pnetcdf's 'if (ncp->mpiinfo !=
+    # MPI_INFO_NULL) MPI_Info_free(&ncp->mpiinfo);' in ncmpio_free_NC made the handle
+    # per-process wherever a summary said the info object's contents were.
+    *(_F(name, "other", shared_outputs=(0,)) for name in (
+        "MPI_Info_free", "MPI_Type_free", "MPI_Group_free", "MPI_Op_free",
+        "MPI_Errhandler_free")),
     # Point-to-point (MPI-4 §3).
     *(_F(name, "p2p-send", comm=5, count=1, datatype=2, dest=3, sendtag=4, request=request)
       for name, request in _SENDS),

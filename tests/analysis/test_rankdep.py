@@ -792,3 +792,20 @@ def test_gated_fields_two_calls_down(main: str, expected: list[bool]) -> None:
             MPI_Comm_rank(0, &rank);
             MAIN
             return 0; }""".replace("MAIN", main)) == expected
+
+
+@pytest.mark.parametrize(("code", "test", "multi"), [
+    # a local destructor sets the handle to the null handle: the same everywhere
+    ("h = (MPI_Info) me; MPI_Info_free(&h);", "h == 0", False),
+    ("t = (MPI_Datatype) me; MPI_Type_free(&t);", "t == 0", False),
+    # ... but only on the processes that make the call
+    ("h = 7; if (me == 0) MPI_Info_free(&h);", "h == 0", True),
+])
+def test_local_destructors_leave_the_null_handle(code: str, test: str, multi: bool) -> None:
+    body = f"""typedef int MPI_Info;
+    int MPI_Info_free(MPI_Info *); int MPI_Type_free(MPI_Datatype *);
+    int main(void) {{ int me; MPI_Info h; MPI_Datatype t; MPI_Comm_rank(0, &me);
+        {code}
+        if ({test}) MPI_Barrier(0);
+        return 0; }}"""
+    assert verdicts(body)[-1] is multi
