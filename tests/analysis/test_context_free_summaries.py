@@ -120,3 +120,20 @@ def test_detached_reads_through_the_address_of_a_local() -> None:
     assert rd.effects("above")[0] is False
     assert rd.effects("mine")[0] is True
     assert rd.effects("all")[0] is False
+
+
+def test_a_detached_call_keeps_the_callees_own_per_process_writes() -> None:
+    """fftw3's ``mkproblem_dft_d(sz, ...)`` calls ``mkproblem_dft`` on a tensor whose
+    fields are per-process in the file: the caller's summary lists what the callee
+    writes per-process (from those fields), not everything the callee writes."""
+    rd, _ = analyse("""
+    typedef struct t { int rnk; } T;
+    typedef struct p { int flags; int vn; T *sz; } P;
+    T *canon(T *); P *alloc_p(void); T *make_t(int);
+    P *mk(T *sz, int vn, int flags) { P *e = alloc_p(); e->sz = canon(sz); e->vn = vn;
+        if (e->sz->rnk > 1) flags = 0; e->flags = flags; return e; }
+    P *mk_d(T *sz, int vn, int flags) { return mk(sz, vn, flags); }
+    void per(void) { int me; MPI_Comm_rank(0, &me); T *t = make_t(me); mk_d(t, 1, 0); }""")
+    own = rd.effects("mk")[1]
+    assert "f:p.flags:0" in own and "f:p.vn:0" not in own
+    assert rd.effects("mk_d")[1] == own

@@ -480,7 +480,7 @@ class Expressions(PointsTo, Visitor):
         fn = None if name else self._value(e.name)
         summary = self._external.get(name or "")
         derived = next((r for r in values if r), None) or fn or self._pointed(
-            args, summary is not None)
+            args, True, summary is not None)
         ranked = summary.rank_writes if summary is not None else None
         result = derived
         if summary is not None and (summary.returns_rank
@@ -593,21 +593,24 @@ class Expressions(PointsTo, Visitor):
                 self._pass_pointer(param, arg)
         return self.store.get(Ret(name))
 
-    def _pointed(self, args: list[c_ast.Node], locals_too: bool) -> str | None:
-        """Why data an argument points to may differ between processes: memory it
-        points to, and with ``locals_too`` the tracked local ``x`` of an ``&x``.  For
-        a function with a summary (``ext(&x)``, a per-process ``x``, a summary saying
-        it writes nothing: before, a single-valued result, though the callee may read
-        ``*p``).  Not for an unknown function, where ``&x`` is the out-parameter of a
-        getter (MPICH's tests: ``while (MTestGetIntracomm(&comm, ...))`` after ranks
-        outside the last communicator got ``MPI_COMM_NULL``); that rule stays as it
-        was, an assumption the README states."""
+    def _pointed(self, args: list[c_ast.Node], memory: bool, locals_too: bool
+                 ) -> str | None:
+        """Why data an argument points to may differ between processes: with
+        ``memory`` the memory it points to; with ``locals_too`` the tracked local
+        ``x`` of an ``&x``.  The latter for a function with a summary (``ext(&x)``,
+        a per-process ``x``, a summary saying it writes nothing: before, a
+        single-valued result, though the callee may read ``*p``) and for a detached
+        one, whose own walk reads memory from the store.  Not for an unknown
+        function, where ``&x`` is the out-parameter of a getter (MPICH's tests:
+        ``while (MTestGetIntracomm(&comm, ...))`` after ranks outside the last
+        communicator got ``MPI_COMM_NULL``); that rule stays as it was, an
+        assumption the README states."""
         for a in args:
             x = _address_of(a)
             if locals_too and x is not None and self._exchanged(a) and (
                     r := self._env.get(x)):
                 return r
-            if r := self.store.first(self._pointees(a)):
+            if memory and (r := self.store.first(self._pointees(a))):
                 return r
         return None
 
@@ -615,11 +618,17 @@ class Expressions(PointsTo, Visitor):
                        gate: str | None) -> str | None:
         """A call of a function detached from its callers (``solver._detached``),
         applied as a caller in another file applies its summary: what its closure
-        writes is per-process when an argument or the gate is; its result when an
-        argument or its own result is.  A tracked local passed as ``&x`` still takes
-        what the callee writes through that parameter per-process by itself."""
+        writes is per-process when an argument (or a tracked local passed as ``&x``)
+        or the gate is; its result when an argument or its own result is.  Memory the
+        arguments point to is not asked: the callee's own walk reads it from the
+        store, and what it writes from it is its own ``rank_writes``, which the
+        caller's closure includes (fftw3's ``mkproblem_dft_d(sz, ...)`` calls
+        ``mkproblem_dft`` on a tensor with per-process fields; all of what
+        ``mkproblem_dft`` writes became per-process in ``mkproblem_dft_d``'s
+        summary).  A tracked local passed as ``&x`` still takes what the callee
+        writes through that parameter per-process by itself."""
         f = self._funcs[name]
-        derived = next((r for r in values if r), None) or self._pointed(args, True)
+        derived = next((r for r in values if r), None) or self._pointed(args, False, True)
         if derived or gate:  # _write adds the gates, as for the caller's own writes
             self._write(self._summary_targets(self._pinned_writes.get(name, []), args,
                                               frozenset()), derived, strong=False)
