@@ -68,6 +68,9 @@ class MPIFunc:
     # Handle constructors: the pointer argument that receives the new communicator,
     # window or file handle (every member of it made this call: ``rankdep/communicators``).
     creates: int | None = None
+    # Local destructors: the null handle they store in their first argument
+    # (``rankdep/resets.py``: ``if (h != MPI_INFO_NULL) MPI_Info_free(&h);``)
+    resets_to: str = ""
 
     @property
     def starts_only(self) -> bool:
@@ -298,9 +301,10 @@ _OTHERS: tuple[MPIFunc, ...] = (
     # value derived from what it pointed to: pnetcdf's 'if (ncp->mpiinfo !=
     # MPI_INFO_NULL) MPI_Info_free(&ncp->mpiinfo);' in ncmpio_free_NC made the handle
     # per-process wherever a summary said the info object's contents were.
-    *(_F(name, "other", shared_outputs=(0,)) for name in (
-        "MPI_Info_free", "MPI_Type_free", "MPI_Group_free", "MPI_Op_free",
-        "MPI_Errhandler_free")),
+    *(_F(name, "other", shared_outputs=(0,), resets_to=null) for name, null in (
+        ("MPI_Info_free", "MPI_INFO_NULL"), ("MPI_Type_free", "MPI_DATATYPE_NULL"),
+        ("MPI_Group_free", "MPI_GROUP_NULL"), ("MPI_Op_free", "MPI_OP_NULL"),
+        ("MPI_Errhandler_free", "MPI_ERRHANDLER_NULL"))),
     # Point-to-point (MPI-4 §3).
     *(_F(name, "p2p-send", comm=5, count=1, datatype=2, dest=3, sendtag=4, request=request)
       for name, request in _SENDS),

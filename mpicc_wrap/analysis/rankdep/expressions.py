@@ -28,6 +28,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     uncast,
 )
 from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
+from mpicc_wrap.analysis.rankdep.resets import Reset, assigns_any, constant, reset_test
 from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
@@ -151,6 +152,10 @@ class Expressions(PointsTo, Visitor):
         # ``writes`` tokens of their call closure
         self._pinned: frozenset[str] = frozenset()
         self._pinned_writes: dict[str, list[str]] = {}
+        # Per-process gates being walked under, and the arms that reset a place to the
+        # constant they test it against (resets.py)
+        self._gates = 0
+        self._resets: list[Reset] = []
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -165,11 +170,45 @@ class Expressions(PointsTo, Visitor):
         if not phi:
             self._env_ctrl = saved_env or reason
         self._weak += int(weak)
+        self._gates += int(bool(reason))
         try:
             yield
         finally:
             self._ctrl, self._env_ctrl = saved, saved_env
             self._weak -= int(weak)
+            self._gates -= int(bool(reason))
+
+    @contextmanager
+    def _resetting(self, arm: c_ast.Node | None, test: c_ast.Node,
+                   outer: str | None) -> Iterator[None]:
+        """Walk the true ``arm`` of ``if (test)`` (already under its gate), which resets
+        a place when ``test`` is a reset test (resets.py), the ``if`` is under no other
+        per-process test (``outer``) and the arm assigns no variable of the place."""
+        found = None if outer else reset_test(test, self._handle_names)
+        if found is not None and not assigns_any(arm, {found[2]}):
+            self._resets.append(Reset(found[0], found[1], self._gates))
+            try:
+                yield
+            finally:
+                self._resets.pop()
+        else:
+            yield
+
+    def _reset_write(self, place: c_ast.Node, value: int | str | None) -> bool:
+        """Storing ``value`` into ``place`` here resets it (resets.py): the innermost
+        reset arm tests this place against this value, under no deeper gate."""
+        top = self._resets[-1] if self._resets else None
+        return (top is not None and value is not None and top.value == value
+                and top.depth == self._gates and positions.c_text(place) == top.place)
+
+    @contextmanager
+    def _ungated(self) -> Iterator[None]:
+        """A reset write: not gated by the reset test (resets.py)."""
+        saved, self._ctrl = self._ctrl, None
+        try:
+            yield
+        finally:
+            self._ctrl = saved
 
     # -- values -------------------------------------------------------------------------
 
@@ -308,6 +347,12 @@ class Expressions(PointsTo, Visitor):
         if e.op != "=":
             r = r or self._value_of_targets(targets)
         r = r or where
+        if e.op == "=" and not r and self._reset_write(
+                e.lvalue, constant(e.rvalue, self._handle_names)):
+            with self._ungated():
+                self._write(targets, None, strong=True)
+            self._point(targets, self._pointees(e.rvalue))
+            return None
         self._write(targets, r, strong=e.op == "=")
         self._point(targets, self._pointees(e.rvalue))
         return r or self._ctrl
@@ -691,6 +736,12 @@ class Expressions(PointsTo, Visitor):
                 self._write(self._out(args[i]), self._seed(e, template), strong=False)
         for i in entry.shared_outputs:
             if i < len(args):
+                target = uncast(args[i])
+                if entry.resets_to and isinstance(target, c_ast.UnaryOp) and (
+                        target.op == "&") and self._reset_write(target.expr, entry.resets_to):
+                    with self._ungated():
+                        self._write(self._out(args[i]), None, strong=True)
+                    continue
                 self._write(self._out(args[i]), None, strong=self._covers(entry, args, i))
         return None
 

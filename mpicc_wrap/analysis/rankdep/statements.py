@@ -21,7 +21,7 @@ single-valued after the join: the root's copy survives only where it is alone.)"
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from pycparser import c_ast
 
@@ -185,8 +185,10 @@ class Statements(Expressions):
         # MPI_Gather(..., i, comm)`` under ``if (rank < n)`` has one root).  Not in a
         # function with ``goto``: a jump out of an arm would skip the join.
         phi = bool(cond) and self._func is not None and not self._func.has_goto
+        outer = self._ctrl
         with self._join_frame() as written, self._gated(cond, phi=phi):
-            gates = self._stmt(s.iftrue)
+            with self._resetting(s.iftrue, s.cond, outer) if cond else nullcontext():
+                gates = self._stmt(s.iftrue)
             after_true, self._env = self._env, before
             gates = {**self._stmt(s.iffalse), **gates}
         self._env = join(after_true, self._env)
