@@ -48,3 +48,13 @@ def test_the_place_stays_per_process_in_its_file() -> None:
     int main(void) { S s; per(&s); reset(&s); if (s.n) MPI_Barrier(0); return 0; }""")
     from test_rankdep import conds
     assert rd.reason("main", conds(ast, "main")[0]) is not None
+
+
+def test_a_null_handle_as_the_library_spells_it() -> None:
+    """MPICH's ``MPI_INFO_NULL`` is ``((MPI_Info)0x1c000000)``: the test names the same
+    constant ``MPI_Info_free`` stores, not the integer."""
+    names = {"((MPI_Info)0x1c000000)": "MPI_INFO_NULL", "(MPI_Info)0x1c000000": "MPI_INFO_NULL"}
+    code = TYPES + """void reset(S *p) {
+        if (p->info != ((MPI_Info)0x1c000000)) MPI_Info_free(&p->info); }"""
+    rd, _ = analyse(code, handle_names=names)
+    assert "f:s.info:0" not in rd.effects("reset")[1]

@@ -41,13 +41,13 @@ class Reset(NamedTuple):
 
 
 def constant(e: c_ast.Node, names: dict[str, str]) -> int | str | None:
-    """The constant ``e`` is: an integer (``NULL`` is 0), or the name of an MPI null
-    handle (``MPI_INFO_NULL`` as the library spells it: ``handles.display``)."""
-    value = int_expression(e)
-    if value is not None:
-        return value
+    """The constant ``e`` is: the name of an MPI null handle (``MPI_INFO_NULL`` as the
+    library spells it, ``handles.display``: MPICH's ``((MPI_Info)0x1c000000)``, Open
+    MPI's ``((MPI_Info) &ompi_mpi_info_null)``), or an integer (``NULL`` is 0)."""
     shown = handles.display(positions.c_text(e), names)
-    return shown if shown.startswith("MPI_") and shown.endswith("_NULL") else None
+    if shown.startswith("MPI_") and shown.endswith("_NULL"):
+        return shown
+    return int_expression(e)
 
 
 def _base(e: c_ast.Node) -> str | None:
