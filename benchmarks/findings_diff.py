@@ -99,6 +99,13 @@ class Found(NamedTuple):
     digests: dict[str, str]
 
 
+def preprocessed(c: Compile) -> str | None:
+    """The TU of ``c`` as ``mpicc -E`` gives it, or None if that fails."""
+    pp = subprocess.run([*mpirun.mpicc(), "-E", *c.flags, c.source], cwd=c.cwd,
+                        capture_output=True, text=True, timeout=300)
+    return pp.stdout if pp.returncode == 0 else None
+
+
 def digest(result: Any) -> str:
     """A digest of a ``TUAnalysis`` but its statistics (timings)."""
     fields = dataclasses.asdict(result)
@@ -116,13 +123,12 @@ def analyse_all(tsv: Path) -> Found:
     out = Found({}, {}, {}, {})
     for c in compiles(tsv):
         key = c.key
-        pp = subprocess.run([*mpirun.mpicc(), "-E", *c.flags, c.source], cwd=c.cwd,
-                            capture_output=True, text=True, timeout=300)
-        if pp.returncode != 0:
+        text = preprocessed(c)
+        if text is None:
             continue
         try:
             start = time.process_time()
-            tu = parser.parse(pp.stdout, key, mpirun.mpicc(), OPTIONS)
+            tu = parser.parse(text, key, mpirun.mpicc(), OPTIONS)
             parsed = time.process_time()
             result = unit.analyse(tu, {})
             out.analysis[key] = time.process_time() - parsed

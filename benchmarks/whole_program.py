@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import argparse
 import collections
-import subprocess
 import sys
 from pathlib import Path
 from typing import NamedTuple
 
 from _common import mpirun
-from findings_diff import Compile, compiles
+from findings_diff import Compile, compiles, preprocessed
 
 from mpicc_wrap.model import FunctionSummary
 
@@ -49,10 +48,8 @@ def preprocess(tsv: Path) -> list[Unit]:
 
     units = []
     for c in compiles(tsv):
-        pp = subprocess.run([*mpirun.mpicc(), "-E", *c.flags, c.source], cwd=c.cwd,
-                            capture_output=True, text=True, timeout=300)
-        if pp.returncode == 0:
-            units.append(Unit(c, pp.stdout, frozenset(identifiers(pp.stdout))))
+        if (text := preprocessed(c)) is not None:
+            units.append(Unit(c, text, frozenset(identifiers(text))))
     return units
 
 
@@ -64,7 +61,9 @@ def bottom(summary: FunctionSummary) -> FunctionSummary:
 
 
 def merge(into: dict[str, FunctionSummary], new: dict[str, FunctionSummary]) -> None:
-    """Add exported summaries; on a clash keep one that executes collectives."""
+    """Add exported summaries; on a clash keep one that executes collectives (the rule
+    of ``summaries._merge``, written here again so that the script runs against any
+    version of the package on ``PYTHONPATH``)."""
     for name, s in new.items():
         if name not in into or (s.has_collectives and not into[name].has_collectives):
             into[name] = s

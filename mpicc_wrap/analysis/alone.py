@@ -39,7 +39,7 @@ import functools
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.cfg import CFG
-from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 from mpicc_wrap.frontend import handles, positions
 
 __all__ = ["alone_edges", "alone_test", "one_member", "self_dup_arrays", "size_vars"]
@@ -83,7 +83,7 @@ class _Writes(Visitor):
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op in ("&", "++", "--", "p++", "p--"):
+        if node.op in WRITES_OPERAND:
             self._touch(node.expr)
         self.generic_visit(node)
 
@@ -222,7 +222,7 @@ class _ArrayUses(Visitor):
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
         target = node.expr
-        if node.op in ("&", "++", "--", "p++", "p--"):
+        if node.op in WRITES_OPERAND:
             while isinstance(target, c_ast.ArrayRef):
                 target = target.name
             if isinstance(target, c_ast.ID) and target.name in self.candidates:

@@ -87,7 +87,7 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_constant
-from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.model import FunctionSummary
 
@@ -344,7 +344,7 @@ class _Writes(Visitor):
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op in ("&", "++", "--", "p++", "p--") and isinstance(node.expr, c_ast.ID):
+        if node.op in WRITES_OPERAND and isinstance(node.expr, c_ast.ID):
             self._written(node.expr.name, "other")
         self.generic_visit(node)
 

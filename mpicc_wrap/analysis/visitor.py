@@ -16,7 +16,12 @@ from typing import Any, ClassVar
 
 from pycparser import c_ast
 
-__all__ = ["Visitor"]
+__all__ = ["INCREMENTS", "WRITES_OPERAND", "Visitor"]
+
+# Unary operators that write their operand, and those that may: ``&`` hands it to code
+# that may write it.  One table for every pass that asks what a body writes.
+INCREMENTS = frozenset({"++", "--", "p++", "p--"})
+WRITES_OPERAND = INCREMENTS | {"&"}
 
 
 class Visitor(c_ast.NodeVisitor):

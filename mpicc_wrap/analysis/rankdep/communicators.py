@@ -59,7 +59,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
     param_names,
 )
-from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import FunctionSummary
 
@@ -247,7 +247,7 @@ class _Writes(Visitor):
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op in ("++", "--", "p++", "p--", "&") and isinstance(node.expr, c_ast.ID):
+        if node.op in WRITES_OPERAND and isinstance(node.expr, c_ast.ID):
             self._wrote(node.expr.name, None)
         self.generic_visit(node)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_constant
-from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
 
 __all__ = ["BUILDERS", "contiguous"]
 
@@ -55,7 +55,7 @@ class _Scan(Visitor):
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op in ("++", "--", "p++", "p--") and isinstance(node.expr, c_ast.ID):
+        if node.op in INCREMENTS and isinstance(node.expr, c_ast.ID):
             self.spoiled.add(node.expr.name)
         self.generic_visit(node)
 

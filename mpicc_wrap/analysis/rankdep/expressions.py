@@ -30,7 +30,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
 from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
 from mpicc_wrap.analysis.rankdep.resets import Reset, assigns_any, constant, reset_test
 from mpicc_wrap.analysis.rankdep.signs import Signs
-from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
 from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary
 
@@ -185,14 +185,15 @@ class Expressions(PointsTo, Visitor):
         a place when ``test`` is a reset test (resets.py), the ``if`` is under no other
         per-process test (``outer``) and the arm assigns no variable of the place."""
         found = None if outer else reset_test(test, self._handle_names)
-        if found is not None and not assigns_any(arm, {found[2]}):
-            self._resets.append(Reset(found[0], found[1], self._gates))
-            try:
-                yield
-            finally:
-                self._resets.pop()
-        else:
+        if found is not None and assigns_any(arm, {found.variable}):
+            found = None
+        if found is not None:
+            self._resets.append(found._replace(depth=self._gates))
+        try:
             yield
+        finally:
+            if found is not None:
+                self._resets.pop()
 
     def _reset_write(self, place: c_ast.Node, value: int | str | None) -> bool:
         """Storing ``value`` into ``place`` here resets it (resets.py): the innermost
@@ -202,9 +203,11 @@ class Expressions(PointsTo, Visitor):
                 and top.depth == self._gates and positions.c_text(place) == top.place)
 
     @contextmanager
-    def _ungated(self) -> Iterator[None]:
-        """A reset write: not gated by the reset test (resets.py)."""
-        saved, self._ctrl = self._ctrl, None
+    def _ungated(self, reset: bool) -> Iterator[None]:
+        """For a reset write (``reset``): not gated by the reset test (resets.py)."""
+        saved = self._ctrl
+        if reset:
+            self._ctrl = None
         try:
             yield
         finally:
@@ -317,7 +320,7 @@ class Expressions(PointsTo, Visitor):
             return None
         if e.op == "&":
             return self._lvalue(e.expr)[1]
-        if e.op in ("++", "--", "p++", "p--"):
+        if e.op in INCREMENTS:
             targets, where = self._lvalue(e.expr)
             r = self._value_of_targets(targets) or where
             self._write(targets, r, strong=False)
@@ -347,15 +350,12 @@ class Expressions(PointsTo, Visitor):
         if e.op != "=":
             r = r or self._value_of_targets(targets)
         r = r or where
-        if e.op == "=" and not r and self._reset_write(
-                e.lvalue, constant(e.rvalue, self._handle_names)):
-            with self._ungated():
-                self._write(targets, None, strong=True)
+        reset = e.op == "=" and not r and self._reset_write(
+            e.lvalue, constant(e.rvalue, self._handle_names))
+        with self._ungated(reset):
+            self._write(targets, r, strong=e.op == "=")
             self._point(targets, self._pointees(e.rvalue))
-            return None
-        self._write(targets, r, strong=e.op == "=")
-        self._point(targets, self._pointees(e.rvalue))
-        return r or self._ctrl
+            return r or self._ctrl
 
     def visit_ArrayRef(self, e: c_ast.ArrayRef) -> str | None:
         sub = self._value(e.subscript)
@@ -737,12 +737,11 @@ class Expressions(PointsTo, Visitor):
         for i in entry.shared_outputs:
             if i < len(args):
                 target = uncast(args[i])
-                if entry.resets_to and isinstance(target, c_ast.UnaryOp) and (
-                        target.op == "&") and self._reset_write(target.expr, entry.resets_to):
-                    with self._ungated():
-                        self._write(self._out(args[i]), None, strong=True)
-                    continue
-                self._write(self._out(args[i]), None, strong=self._covers(entry, args, i))
+                reset = bool(entry.resets_to) and isinstance(target, c_ast.UnaryOp) and (
+                    target.op == "&") and self._reset_write(target.expr, entry.resets_to)
+                with self._ungated(reset):
+                    self._write(self._out(args[i]), None,
+                                strong=reset or self._covers(entry, args, i))
         return None
 
     def _covers(self, entry: catalogue.MPIFunc, args: list[c_ast.Node], i: int) -> bool:

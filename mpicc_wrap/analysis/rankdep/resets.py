@@ -25,19 +25,20 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_expression
-from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 from mpicc_wrap.frontend import handles, positions
 
 __all__ = ["Reset", "assigns_any", "constant", "reset_test"]
 
 
 class Reset(NamedTuple):
-    """An arm that resets ``place`` (its C text) to ``value``, entered at gate depth
-    ``depth`` (``Expressions._gates``)."""
+    """An arm that resets ``place`` (its C text), reached through ``variable``, to
+    ``value``; entered at gate depth ``depth`` (``Expressions._gates``)."""
 
     place: str
     value: int | str
-    depth: int
+    variable: str
+    depth: int = 0
 
 
 def constant(e: c_ast.Node, names: dict[str, str]) -> int | str | None:
@@ -59,19 +60,17 @@ def _base(e: c_ast.Node) -> str | None:
     return e.name if isinstance(e, c_ast.ID) else None
 
 
-def reset_test(cond: c_ast.Node, names: dict[str, str]
-               ) -> tuple[str, int | str, str] | None:
-    """``(place, value, variable)`` for a test whose true arm may reset ``place`` to
-    ``value``: ``place != value`` (either order), or ``place`` alone (value 0);
-    ``variable`` is what the place is reached through."""
+def reset_test(cond: c_ast.Node, names: dict[str, str]) -> Reset | None:
+    """The reset a test's true arm may make: of ``place`` to ``value`` for ``place !=
+    value`` (either order), to 0 for ``place`` alone."""
     if (base := _base(cond)) is not None:
-        return positions.c_text(cond), 0, base
+        return Reset(positions.c_text(cond), 0, base)
     if not isinstance(cond, c_ast.BinaryOp) or cond.op != "!=":
         return None
     for place, other in ((cond.left, cond.right), (cond.right, cond.left)):
         if (base := _base(place)) is not None and (
                 value := constant(other, names)) is not None:
-            return positions.c_text(place), value, base
+            return Reset(positions.c_text(place), value, base)
     return None
 
 
@@ -88,7 +87,7 @@ class _Assigns(Visitor):
         self.generic_visit(e)
 
     def visit_UnaryOp(self, e: c_ast.UnaryOp) -> None:
-        if e.op in ("++", "--", "p++", "p--", "&"):
+        if e.op in WRITES_OPERAND:
             self._target(e.expr)
         self.generic_visit(e)
 

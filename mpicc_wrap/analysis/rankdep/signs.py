@@ -28,7 +28,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.literals import int_constant
 from mpicc_wrap.analysis.rankdep.locations import FunctionFacts, callee
-from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 
 __all__ = ["Signs"]
 
@@ -83,7 +83,7 @@ class _Scan(Visitor):
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op in ("&", "++", "--", "p++", "p--") and isinstance(node.expr, c_ast.ID):
+        if node.op in WRITES_OPERAND and isinstance(node.expr, c_ast.ID):
             self._write(node.expr.name, None)
         self.generic_visit(node)
 

@@ -194,7 +194,8 @@ class RankDependence(Statements):
 
     @functools.cached_property
     def _exported(self) -> frozenset[str]:
-        """The functions of the TU other files can call (not ``static``, not main)."""
+        """The functions the TU defines that other files can call (not ``static``, not
+        main)."""
         return frozenset({d.decl.name for d in self._ast.ext if isinstance(d, c_ast.FuncDef)
                           and "static" not in (d.decl.storage or [])} - {"main"})
 
@@ -216,13 +217,13 @@ class RankDependence(Statements):
         solve's (the same program); only the per-process facts are solved again, and
         only when some exported function has a per-process parameter or gate there."""
         store = self.store
-        if store.gave_up or not any(self._attached(n) for n in self._exported & set(self._funcs)):
+        if store.gave_up or not any(map(self._attached, self._exported)):
             return self
         fresh = store.copy()
         fresh.multi, fresh.bits, fresh.fallback = {}, {}, None
         clone = self._clone(fresh)
         clone._ever = {n: {} for n in self._funcs}
-        clone._pinned = self._exported & set(self._funcs)
+        clone._pinned = self._exported
         clone._pinned_writes = {n: self._effects(self._funcs[n], sorted(
             effects.closure(n, self._funcs)), self._writes) for n in clone._pinned}
         clone._solve()
@@ -275,7 +276,7 @@ class RankDependence(Statements):
         """The TU solved again with every parameter of its exported functions, and
         all it points to, per-process (``ignores_arguments``)."""
         clone = self._clone(self.store.copy())
-        for name in sorted(self._exported & set(self._funcs)):
+        for name in sorted(self._exported):
             for i, p in enumerate(self._funcs[name].params):
                 if p:  # the parameter as passed, and what it points to
                     for loc in (Param(name, i), Local(name, p), deref(Local(name, p)),
