@@ -241,6 +241,10 @@ class FunctionSummary:
     # analysis/rankdep/expressions.py ``_write_bits``; JSON integers of any width,
     # negative for ``x &= C``); a token not here: the whole location
     rank_bits: dict[str, int] = field(default_factory=dict)
+    # parameter index (a string, for JSON) -> the functions every call in its file
+    # passes there, which the summary assumes it calls through that parameter
+    # (rankdep/callbacks.py); a caller passing another makes that call unknown
+    callbacks: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass

@@ -39,6 +39,7 @@ class RankOracle(Protocol):
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]: ...
     def rank_bits(self, func_name: str) -> dict[str, int]: ...
     def ignores_arguments(self, func_name: str) -> bool: ...
+    def callbacks(self, func_name: str) -> dict[str, list[str]]: ...
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,
         returns, list(ctx.oracle.rank_params(f)), f in ctx.noreturn, shared, uniform,
         f in ctx.aborts, ranked, writes, status, f in ctx.status[1],
-        ctx.oracle.rank_bits(f))
+        ctx.oracle.rank_bits(f), ctx.oracle.callbacks(f) if exported else {})
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

@@ -73,14 +73,14 @@ def _oracle(tu: ParsedTU, external: dict[str, FunctionSummary], called: set[str]
             return seeds.Uniform()  # too large, or nothing another file can call
         solved: list[rankdep.RankDependence] = []
 
-        def writes(name: str) -> list[str] | None:
-            """A summary's ``writes``: the solve of a TU without seeds finds no
-            per-process value, only the points-to facts (once, when first asked)."""
+        def once() -> rankdep.RankDependence:
+            """The solve of a TU without seeds: it finds no per-process value, only
+            the points-to facts (once, when a summary first asks)."""
             if not solved:
                 solved.append(solve())
-            return solved[0].effects(name)[2]
+            return solved[0]
 
-        return seeds.Uniform(writes)
+        return seeds.Uniform(once)
     return solve()
 
 

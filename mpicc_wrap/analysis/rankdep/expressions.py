@@ -10,7 +10,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.literals import int_expression
-from mpicc_wrap.analysis.rankdep import effects
+from mpicc_wrap.analysis.rankdep import callbacks, effects
 from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
 from mpicc_wrap.analysis.rankdep.layouts import union_members
 from mpicc_wrap.analysis.rankdep.locations import (
@@ -146,6 +146,8 @@ class Expressions(PointsTo, Visitor):
         self._gated_calls: dict[str, set[str]] = {}
         # id(call through ``c ? f : g``) -> the calls of f and of g (``_either``)
         self._arms: dict[int, tuple[c_ast.Node, list[c_ast.FuncCall]] | None] = {}
+        # (function, parameter) -> the functions every call binds it to (callbacks.py)
+        self._callbacks: dict[tuple[str, str], tuple[str, ...]] = {}
         # (id(e), mask) while the operand ``e`` of ``e & MASK`` is read (``_masked``)
         self._mask: tuple[int, int] | None = None
         # Functions called as if from another file (``solver._detached``), with the
@@ -512,6 +514,9 @@ class Expressions(PointsTo, Visitor):
             with self._gated(cond, weak=True):
                 results = [self._value(call) for call in either[1]]
             return cond or next((r for r in results if r), None)
+        if name is not None and (bound := self._bound(e, name)):
+            results = [self._value(call) for call in bound]
+            return next((r for r in results if r), None)
         args = list(e.args.exprs) if e.args is not None else []
         values = [self._value(a) for a in args]
         if name is not None and name in self._funcs:
@@ -548,6 +553,9 @@ class Expressions(PointsTo, Visitor):
             if mod and effects.EVERYTHING_TOKEN not in mod:  # what it may write, only
                 self._write(self._summary_targets(mod, args, shared | consts), derived,
                             strong=False)
+        if summary is not None and summary.callbacks and (
+                unknown := self._unbound(summary, args)):
+            result = result or unknown
         if ranked:
             seed = self._seed(e, f"depends on the process rank (written by {name}() at "
                                  f"{{loc}})")
@@ -577,6 +585,31 @@ class Expressions(PointsTo, Visitor):
                                                           e.coord) for a in arms]
                                  ) if known else None
         return self._arms[id(e)]
+
+    def _unbound(self, summary: FunctionSummary, args: list[c_ast.Node]) -> str | None:
+        """A call of a function whose summary assumes the functions its file passes
+        for a parameter it calls (``callbacks.py``), passing something else: that call
+        is unknown, so what the arguments point to is written with a value derived
+        from all of it (the rule for unknown functions); why the result may differ."""
+        names = {str(i): callbacks.named(a) for i, a in enumerate(args)}
+        if all(names.get(i) in bound for i, bound in summary.callbacks.items()):
+            return None
+        derived = self._pointed(args, True, True)
+        for a in args:
+            self._write(self._out(a), derived, strong=False)
+        return derived
+
+    def _bound(self, e: c_ast.FuncCall, name: str) -> list[c_ast.FuncCall] | None:
+        """``p(args)`` with ``p`` a parameter every call binds to known functions
+        (``callbacks.py``): a call of each, made once (as ``_either``'s)."""
+        f = self._func
+        if f is None or (targets := self._callbacks.get((f.name, name))) is None:
+            return None
+        if id(e) not in self._arms:
+            self._arms[id(e)] = (e.name, [c_ast.FuncCall(c_ast.ID(t, e.name.coord), e.args,
+                                                         e.coord) for t in targets])
+        found = self._arms[id(e)]
+        return found[1] if found is not None else None
 
     def _is_function(self, name: str) -> bool:
         """``name`` is a function of the TU, or one it declares (not a variable)."""

@@ -12,6 +12,7 @@ MPI calls, such as a container or I/O utility file -- is skipped (``Uniform``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from pycparser import c_ast
 
@@ -58,16 +59,26 @@ def has_seeds(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary],
     return any(_is_seed(name, external) for name in (names or call_names(ast)))
 
 
+class Solved(Protocol):
+    """What ``Uniform`` asks of the solve of a TU without seeds."""
+
+    def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]: ...
+    def callbacks(self, func_name: str) -> dict[str, list[str]]: ...
+
+
 class Uniform:
     """The rank-dependence answers of a TU without seeds: everything is single-valued.
     What a function writes (its summary's ``writes``, ``effects.py``) still needs the
-    points-to facts: ``writes`` (a callable) solves the TU for them when a summary
-    first asks (None: unknown).  Without them a caller in another TU had to assume
-    that Scotch's ``dgraphGhst2(grafptr)`` (a file without seeds) writes per-process
-    data through every argument it was given."""
+    points-to facts: ``solved`` (a callable) solves the TU for them when a summary
+    first asks (None: unknown), and the same solve says which callbacks it bound
+    (``callbacks.py``: a summary whose writes were found with a bound callback must
+    list it).  Without
+    them a caller in another TU had to assume that Scotch's ``dgraphGhst2(grafptr)``
+    (a file without seeds) writes per-process data through every argument it was
+    given."""
 
-    def __init__(self, writes: Callable[[str], list[str] | None] | None = None) -> None:
-        self._writes = writes
+    def __init__(self, solved: Callable[[], Solved] | None = None) -> None:
+        self._solved = solved
 
     def reason(self, func_name: str, expr: c_ast.Node, comm: str = "") -> str | None:
         return None
@@ -82,7 +93,10 @@ class Uniform:
         return False  # not solved with per-process arguments: unknown
 
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
-        return False, [], self._writes(func_name) if self._writes else None
+        return False, [], self._solved().effects(func_name)[2] if self._solved else None
 
     def rank_bits(self, func_name: str) -> dict[str, int]:
         return {}
+
+    def callbacks(self, func_name: str) -> dict[str, list[str]]:
+        return self._solved().callbacks(func_name) if self._solved else {}

@@ -12,6 +12,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis.failures import Arms, failure_tests
 from mpicc_wrap.analysis.rankdep import effects
+from mpicc_wrap.analysis.rankdep.callbacks import bound_callbacks
 from mpicc_wrap.analysis.rankdep.communicators import (
     comm_location,
     enum_values,
@@ -99,6 +100,10 @@ class RankDependence(Statements):
         self._const_params = const_params or {}
         self._scalar_types = typedefs
         self._layouts = fields if fields is not None else Layouts(ast.ext)
+        self._callbacks = bound_callbacks(
+            ast.ext, lambda n: n in funcs or self._layouts.is_function(n))
+        for (g, _), targets in self._callbacks.items():
+            funcs[g].calls.extend(t for t in targets if t in funcs)
         self._failures = dict(failures if failures is not None
                               else failure_tests(ast) if success else {})
         self.walks = 0  # unit walks the solver made (for the stress tests)
@@ -186,6 +191,15 @@ class RankDependence(Statements):
             return {}
         units = sorted(effects.closure(func_name, self._funcs))
         return self._context_free(func_name)._rank_tokens(f, units)[1]
+
+    def callbacks(self, func_name: str) -> dict[str, list[str]]:
+        """For the function's summary: the parameters its walks call as the functions
+        every call in the TU binds them to (``callbacks.py``), by index."""
+        f = self._funcs.get(func_name)
+        if f is None:
+            return {}
+        return {str(i): list(self._callbacks[(func_name, p)]) for i, p in enumerate(f.params)
+                if (func_name, p) in self._callbacks}
 
     def _context_free(self, func_name: str) -> RankDependence:
         """The solve whose facts about ``func_name`` hold for a caller in another file:
