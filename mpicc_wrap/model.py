@@ -245,6 +245,17 @@ class FunctionSummary:
     # passes there, which the summary assumes it calls through that parameter
     # (rankdep/callbacks.py); a caller passing another makes that call unknown
     callbacks: dict[str, list[str]] = field(default_factory=dict)
+    # parameters it calls, directly or through a callee, whose effects it leaves to
+    # its callers: a caller applies those of the function it passes there
+    # (rankdep/callbacks.py)
+    calls_params: list[int] = field(default_factory=list)
+    # ... and what those calls hand the callback, by its argument position (a string,
+    # for JSON): tokens a caller writes per-process when the function it passes
+    # writes through that parameter ("r": memory it returns)
+    callback_writes: dict[str, list[str]] = field(default_factory=dict)
+    # ... and those of ``calls_params`` it calls on some processes only, or with
+    # arguments that differ between processes (its callers run those per-process)
+    callback_rank: list[int] = field(default_factory=list)
 
 
 @dataclass

@@ -40,6 +40,8 @@ class RankOracle(Protocol):
     def rank_bits(self, func_name: str) -> dict[str, int]: ...
     def ignores_arguments(self, func_name: str) -> bool: ...
     def callbacks(self, func_name: str) -> dict[str, list[str]]: ...
+    def called_params(self, func_name: str
+                      ) -> tuple[list[int], dict[str, list[str]], list[int]]: ...
 
 
 @dataclass(frozen=True)
@@ -206,7 +208,8 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
         f, loc.file, loc.line, ctx.has[f], seq or [], seq is not None,
         returns, list(ctx.oracle.rank_params(f)), f in ctx.noreturn, shared, uniform,
         f in ctx.aborts, ranked, writes, status, f in ctx.status[1],
-        ctx.oracle.rank_bits(f), ctx.oracle.callbacks(f) if exported else {})
+        ctx.oracle.rank_bits(f), ctx.oracle.callbacks(f) if exported else {},
+        *(ctx.oracle.called_params(f) if exported else ([], {}, [])))
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

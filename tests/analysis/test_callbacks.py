@@ -3,6 +3,7 @@ in the file and for a caller in another file."""
 
 from __future__ import annotations
 
+from pycparser import c_ast
 from test_rankdep import analyse, verdicts
 
 from mpicc_wrap.analysis.rankdep.callbacks import bound_callbacks
@@ -105,3 +106,143 @@ def test_a_caller_passing_another_callback_takes_the_call_as_unknown() -> None:
     # without the list the caller applies the summary as it reads: g.n unwritten
     assert verdicts(CALLER.replace("CALLBACK", "mine"), external=_summary(
         writes=["f:g.data:1"], callbacks={})) == [False]
+
+
+# p4est's pattern: the library calls back the function it is given on every local
+# quadrant, and its file cannot know what that function writes.
+LIBRARY = """
+typedef struct forest { int rank; void *user; long nlocal; long *quads; } Forest;
+typedef void (*init_t)(Forest *f, long which, long *q);
+void init_data(Forest *f, long which, long *q, init_t init_fn) {
+    if (init_fn != 0) init_fn(f, which, q);
+}
+Forest *forest_new(int n, init_t init_fn, void *user) {
+    Forest *f = (Forest *) malloc(sizeof *f);
+    long i;
+    MPI_Comm_rank(0, &f->rank);
+    f->user = user;
+    f->nlocal = f->rank + n;
+    f->quads = (long *) malloc(8 * f->nlocal);
+    for (i = 0; i < f->nlocal; i++) init_data(f, i, &f->quads[i], init_fn);
+    return f;
+}
+"""
+
+
+def test_a_summary_leaves_the_calls_through_its_parameters_to_its_callers() -> None:
+    rd, _ = analyse(LIBRARY)
+    # (the quadrants' array too: this file hands init_data a pointer into it)
+    assert rd.called_params("init_data") == (
+        [3], {"0": ["p0:1"], "2": ["f:forest.quads:1", "p2:1"]}, [])
+    # handed to init_data, which calls it with the forest and a quadrant
+    # and on as many quadrants as the process has: per-process (callback_rank)
+    assert rd.called_params("forest_new") == (
+        [1], {"0": ["r"], "2": ["f:forest.quads:1"]}, [1])
+    # before: the unknown call wrote per-process data through every pointer it was
+    # given, the whole forest among it ('r'), and the quadrants' array
+    assert rd.effects("forest_new")[1] == [
+        "f:forest.nlocal:0", "f:forest.quads:0", "f:forest.rank:0"]
+    assert rd.effects("init_data")[1] == []
+
+
+def _forest() -> dict[str, FunctionSummary]:
+    return {"forest_new": FunctionSummary(
+        "forest_new", "forest.c", 7, True, ["MPI_Comm_rank@#0"], True,
+        rank_writes=["f:forest.nlocal:0", "f:forest.quads:0", "f:forest.rank:0"],
+        writes=["f:forest.nlocal:0", "f:forest.quads:0", "f:forest.rank:0",
+                "f:forest.user:0"], calls_params=[1],
+        callback_writes={"0": ["r"], "2": ["f:forest.quads:1"]}, callback_rank=[1])}
+
+
+APPLICATION = """
+typedef struct forest { int rank; void *user; long nlocal; long *quads; } Forest;
+typedef void (*init_t)(Forest *f, long which, long *q);
+typedef struct ctx { int steps; } Ctx;
+Forest *forest_new(int n, init_t init_fn, void *user);
+long last;
+static void init(Forest *f, long which, long *q) { BODY }
+int main(void) {
+    Ctx c; Forest *f; Ctx *ctx;
+    c.steps = 3;
+    f = forest_new(4, CALLBACK, &c);
+    ctx = (Ctx *) f->user;
+    if (ctx->steps > 0) MPI_Barrier(0);
+    if (last > 2) MPI_Barrier(0);
+    return 0;
+}
+"""
+
+
+def _app(body: str, callback: str = "init") -> list[bool]:
+    return verdicts(APPLICATION.replace("BODY", body).replace("CALLBACK", callback),
+                    external=_forest())
+
+
+def test_a_callback_that_writes_its_quadrant_leaves_the_forest_alone() -> None:
+    assert _app("*q = which;") == [False, False]
+
+
+def test_a_callback_is_called_with_per_process_arguments() -> None:
+    # each process numbers its own quadrants: what the callback stores from them
+    # differs, and so does what it reaches through the forest it is given
+    assert _app("last = which;") == [False, True]
+    assert _app("((Ctx *) f->user)->steps = (int) which;") == [True, False]
+
+
+def test_a_callback_the_application_does_not_know_is_an_unknown_call() -> None:
+    src = APPLICATION.replace("BODY", "*q = which;").replace("CALLBACK", "pick()").replace(
+        "Forest *forest_new(", "init_t pick(void);\nForest *forest_new(")
+    assert verdicts(src, external=_forest()) == [True, False]
+    assert _app("*q = which;", "0") == [False, False]  # no callback at all
+
+
+def test_a_callback_writes_through_its_parameter_in_a_function_it_hands_it_to() -> None:
+    # store() writes *q for init(): what the library hands at position 2 is written
+    body = "store(q, which);"
+    src = APPLICATION.replace("static void init(", "static void store(long *p, long v) "
+                              "{ *p = v; }\nstatic void init(").replace("BODY", body)
+    forest = _forest()
+    forest["forest_new"].rank_writes = ["f:forest.nlocal:0", "f:forest.rank:0"]
+    rd, _ = analyse(src.replace("CALLBACK", "init"), forest)
+    assert rd.reason("main", _deref_quads()) is not None
+    quiet = src.replace("store(q, which);", "last = which;")  # no write through q
+    rd, _ = analyse(quiet.replace("CALLBACK", "init"), forest)
+    assert rd.reason("main", _deref_quads()) is None
+
+
+def _deref_quads() -> c_ast.Node:
+    """``f->quads[0]`` in main (what the library handed init() at position 2)."""
+    return c_ast.ArrayRef(c_ast.StructRef(c_ast.ID("f"), "->", c_ast.ID("quads")),
+                          c_ast.Constant("int", "0"))
+
+
+# sc_hash_foreach: every entry of a table, on every process alike (no callback_rank)
+FOREACH = """
+typedef struct table { long n; long *items; } Table;
+long total;
+void foreach(Table *t, int (*fn)(long *item, void *u));
+static int visit(long *item, void *u) { total += *item; return 1; }
+int main(void) {
+    Table t; long items[2] = {1, 2};
+    t.n = 2; t.items = items;
+    foreach(&t, visit);
+    if (total > 0) MPI_Barrier(0);
+    return 0;
+}
+"""
+
+
+def _foreach(rank: list[int]) -> dict[str, FunctionSummary]:
+    return {"foreach": FunctionSummary(
+        "foreach", "table.c", 1, False, [], True, rank_writes=[], writes=[],
+        calls_params=[1], callback_writes={"0": ["f:table.items:1"]}, callback_rank=rank)}
+
+
+def test_a_callback_called_alike_on_every_process_reads_what_it_is_handed() -> None:
+    # before this rule was refined, every callback ran with per-process arguments,
+    # and libsc's option tables (built on sc_hash_foreach) became per-process
+    assert verdicts(FOREACH, external=_foreach([])) == [False]
+    assert verdicts(FOREACH, external=_foreach([1])) == [True]
+    # the table's items differ here: what the callback reads from them does too
+    per_rank = FOREACH.replace("t.n = 2;", "t.n = 2; MPI_Comm_rank(0, (int *) &items[0]);")
+    assert verdicts(per_rank, external=_foreach([])) == [True]

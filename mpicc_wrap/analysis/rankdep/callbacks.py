@@ -24,8 +24,39 @@ may call an exported ``g`` with another function (``dgraphInduce2`` is exported,
 ``F`` for ``p`` (``FunctionSummary.callbacks``), and a caller that passes anything
 else takes the call through ``p`` as a call of an unknown function with the
 caller's arguments (``Expressions._unbound``: what its pointer arguments point to
-written with a value derived from all of it, the result too).  Beyond PARCOACH and
-the barrier-matching paper, which leave calls through pointers out.
+written with a value derived from all of it, the result too).
+
+A parameter its file does not bind is the callers' business.  p4est's
+``p4est_new_ext(..., init_fn, user_pointer)`` calls ``init_fn(p4est, which_tree,
+quadrant)`` on every local quadrant (through ``p4est_quadrant_init_data``, in another
+file); as an unknown call made with per-process arguments it made the whole forest
+per-process, and every caller read its ``user_pointer`` as per-process.  Rule:
+
+* in the solve for summaries (``solver._detached``), a call through a parameter
+  ``k`` of ``g`` (or handing it to a function that calls it: a summary's
+  ``calls_params``, or a function of the file that does) writes nothing; ``g``'s
+  summary lists ``k`` (``calls_params``), what the call hands the callback, by its
+  argument position (``callback_writes``; through a function of the file, what that
+  one hands it), and whether it makes the call under a per-process gate or with
+  per-process arguments (``callback_rank``: p4est's loop over the local quadrants,
+  not libsc's ``sc_hash_foreach`` over a table every process holds alike).  The
+  first solve, whose facts give the findings in ``g``'s own body, keeps the call
+  unknown.
+* a caller that passes ``F`` at ``k`` (``Expressions._call_backs``) runs it as
+  ``g`` calls it back: a function of its file (``_called_back``) with its parameter
+  ``i`` pointing to what ``g`` hands at ``i``, and, with ``callback_rank``, with its
+  parameters and what they point to per-process and a per-process gate (its own
+  walk then writes fields, globals and the handed memory accordingly); when it
+  writes through a parameter whose handed memory is ``r``, the result is
+  per-process (``Ctl(F()*i)``, set by ``Expressions._write``).  A function of another
+  file is applied from its summary (``p`` tokens naming the handed positions); anything
+  else writes all it is handed, from all of it.
+
+Sound where the unknown call was: the callback can reach what it is handed, fields
+and globals (one location each, ``locations.py``), and what its own file gives it;
+it runs per-process wherever ``g``'s own solve says the call is.
+Beyond PARCOACH and the barrier-matching paper, which leave calls through pointers
+out.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ with the side effects of evaluating it (writes, points-to, calls)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 from pycparser import c_ast
@@ -15,6 +15,7 @@ from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_n
 from mpicc_wrap.analysis.rankdep.layouts import union_members
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
+    Deref,
     FunctionFacts,
     Global,
     Loc,
@@ -81,6 +82,12 @@ def _address_of(arg: c_ast.Node) -> str | None:
     if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ID):
         return arg.expr.name
     return None
+
+
+def _is_null(arg: c_ast.Node) -> bool:
+    """A null pointer constant (``0``, ``NULL``, ``(void *) 0``): no function."""
+    arg = uncast(arg)
+    return isinstance(arg, c_ast.Constant) and arg.value in ("0", "0L", "0UL")
 
 
 def _flag_mask(e: c_ast.Assignment) -> int | None:
@@ -154,6 +161,15 @@ class Expressions(PointsTo, Visitor):
         # ``writes`` tokens of their call closure
         self._pinned: frozenset[str] = frozenset()
         self._pinned_writes: dict[str, list[str]] = {}
+        # Calls through a parameter left to the callers (``callbacks.py``, summaries
+        # only: ``solver._detached``), and whether the first solve met one to defer
+        self._defer = False
+        self.defers = False
+        # ... what those calls hand the callback, by its argument position
+        self._handed: dict[str, dict[int, set[Loc]]] = {}
+        # ... and what each function writes but through such calls (``_pinned_writes``)
+        self._own_writes: dict[str, set[Loc]] = {}
+        self._through_param = False
         # Per-process gates being walked under, and the arms that reset a place to the
         # constant they test it against (resets.py)
         self._gates = 0
@@ -443,8 +459,12 @@ class Expressions(PointsTo, Visitor):
                     self.store.mark(name, why)
                 elif why and mask is not None:
                     self.store.mark_bits(name, mask, why)
+                if isinstance(name, Deref) and isinstance(name.base, Local):
+                    self._through(name.base)
                 if self._func is not None and not self.store.readonly and kind != "sloc":
                     self._writes.setdefault(self._func.name, set()).add(name)
+                    if not self._through_param:
+                        self._own_writes.setdefault(self._func.name, set()).add(name)
                     if reason and mask is None:
                         self._rank_writes.setdefault(self._func.name, set()).add(name)
                     elif reason and mask is not None:
@@ -457,6 +477,15 @@ class Expressions(PointsTo, Visitor):
                 self._taint(name, local)
             elif strong and not self._weak and kind != "envel":
                 self._env.pop(name, None)
+
+    def _through(self, base: Local) -> None:
+        """A write to memory ``base`` points to: when ``base`` is a parameter, its
+        function writes through it (``_writes_through``; also from a function it hands
+        the pointer to, whose pointees include ``*base``: ``PointsTo._load``)."""
+        f = self._funcs.get(base.fn)
+        if f is not None and base.name in f.params:
+            self.store.flag(Ctl(f"{base.fn}()*{f.params.index(base.name)}"),
+                            "writes through its parameter")
 
     def _write_bits(self, targets: list[Target], mask: int, where: str | None) -> str | None:
         """``x |= C``, ``x &= C``, ``x ^= C`` with ``C`` constant, ``x`` in memory: bit
@@ -519,6 +548,10 @@ class Expressions(PointsTo, Visitor):
             return next((r for r in results if r), None)
         args = list(e.args.exprs) if e.args is not None else []
         values = [self._value(a) for a in args]
+        if name is not None and (k := self._own_param(name)) is not None and self._deferred(
+                k, {i: self._out(a) for i, a in enumerate(args)},
+                any(values) or bool(self._ctrl or self._entry_ctrl)):  # callbacks.py
+            return next((r for r in values if r), None) or self._pointed(args, True, False)
         if name is not None and name in self._funcs:
             return self._call_defined(name, args, values)
         source = _source(name, len(args)) if name else None
@@ -543,6 +576,7 @@ class Expressions(PointsTo, Visitor):
         if not catalogue.reads_only(name or ""):
             consts = self._const_params.get(name or "", frozenset())
             mod = summary.writes if summary is not None else None
+            self._through_param = name is not None and self._own_param(name) is not None
             for i, a in enumerate(args):
                 if i in consts:  # declared const T *: not written (prototypes.py)
                     continue
@@ -550,9 +584,17 @@ class Expressions(PointsTo, Visitor):
                     self._write(self._out(a), None, strong=True)
                 elif mod is None or effects.EVERYTHING_TOKEN in mod:
                     self._write(self._out(a), derived, strong=False)
+            self._through_param = False
             if mod and effects.EVERYTHING_TOKEN not in mod:  # what it may write, only
                 self._write(self._summary_targets(mod, args, shared | consts), derived,
                             strong=False)
+        if summary is not None and summary.calls_params:
+            handed = {int(i): self._handed_targets(t, args)
+                      for i, t in summary.callback_writes.items()}
+            back = self._call_backs(e, name or "", summary.calls_params, args, handed, {
+                int(i) for i, t in summary.callback_writes.items()
+                if effects.RETURNED_TOKEN in t}, set(summary.callback_rank))
+            result = result or back
         if summary is not None and summary.callbacks and (
                 unknown := self._unbound(summary, args)):
             result = result or unknown
@@ -585,6 +627,126 @@ class Expressions(PointsTo, Visitor):
                                                           e.coord) for a in arms]
                                  ) if known else None
         return self._arms[id(e)]
+
+    def _own_param(self, name: str) -> int | None:
+        """The index of ``name`` among the parameters of the function walked, when a
+        call through it is a callback (no function of that name, no bound one)."""
+        f = self._func
+        if f is None or name not in f.params or (f.name, name) in self._callbacks:
+            return None
+        return f.params.index(name)
+
+    def _deferred(self, k: int, handed: Mapping[int, list[Target]], rank: bool) -> bool:
+        """A call through parameter ``k`` of the function walked (direct, or handed to
+        a callee that calls it), which hands the callback ``handed`` (by its
+        argument position) and, with ``rank``, is made on some processes only or
+        with arguments that differ: in the solve for summaries its effects are left
+        to the callers, which know the function (``called_params``; what it hands,
+        ``_handed``, wakes the callers in the TU when it grows); elsewhere an
+        unknown call (and the solve for summaries must run: ``defers``)."""
+        if not self._defer:
+            self.defers = self.defers or not self.store.readonly
+            return False
+        f = self._func
+        assert f is not None
+        self.store.flag(Ctl(f"{f.name}()#{k}"), "calls its parameter")
+        if rank:
+            self.store.flag(Ctl(f"{f.name}()#{k}!"), "calls it per-process")
+        if not self.store.readonly:
+            mine = self._handed.setdefault(f.name, {})
+            for i, targets in handed.items():
+                new = {t for _, t in targets if not isinstance(t, str)}
+                if not new <= mine.setdefault(i, set()):
+                    mine[i] |= new
+                    self.store.changed.add(Ctl(f"{f.name}()@"))  # its callers' reads
+        return True
+
+    def _call_backs(self, e: c_ast.Node, name: str, positions: Iterable[int],
+                    args: list[c_ast.Node], handed: Mapping[int, list[Target]],
+                    returned: set[int], ranked: set[int]) -> str | None:
+        """``name`` calls the functions it is given at ``positions`` (its summary's
+        ``calls_params``, or the flags of a function of the TU), handing them
+        ``handed`` (here, by the callback's argument position; ``returned``: the
+        positions where that is the memory ``name`` returns), per-process at
+        ``ranked`` (on some processes, or with arguments that differ).  Runs each
+        function given as ``name`` calls it back (callbacks.py); why the result
+        may differ, if it does."""
+        result = None
+        for k in positions:
+            arg = args[k] if k < len(args) else None
+            if arg is None or _is_null(arg):
+                continue
+            fn = callbacks.named(arg)
+            own = self._own_param(fn) if fn is not None else None
+            if own is not None and self._deferred(own, handed,
+                                                  k in ranked or bool(self._ctrl)):
+                continue
+            why = self._seed(e, f"depends on the process rank ({name}() calls it back "
+                                f"on some processes, at {{loc}})") if k in ranked else None
+            through = self._run_back(fn, handed, why)
+            if through is None:  # unknown: it may write all it is handed, from all of it
+                why = why or self.store.first(
+                    {t for ts in handed.values() for _, t in ts if not isinstance(t, str)})
+                through = set(handed) | returned
+                for i in sorted(through):
+                    self._write(handed.get(i, []), why, strong=False)
+            if through & returned:
+                result = result or why or self._seed(e, f"depends on the process rank "
+                                                        f"(written back by {name}() at {{loc}})")
+        return result
+
+    def _run_back(self, fn: str | None, handed: Mapping[int, list[Target]],
+                  why: str | None) -> set[int] | None:
+        """The function ``fn`` called back with ``handed``, per-process when ``why``:
+        the positions it writes through (None: unknown).  A function of the TU runs
+        (``_called_back``); another file's is applied from its summary."""
+        if fn is None:
+            return None
+        if fn in self._funcs and fn not in self._pinned:
+            self._called_back(fn, handed, why)
+            return {i for i in range(len(self._funcs[fn].params))
+                    if self.store.flagged(Ctl(f"{fn}()*{i}"))}
+        summary = self._external.get(fn)
+        if fn in self._pinned:
+            writes, ranked = self._pinned_writes.get(fn), []
+        elif summary is not None and not summary.calls_params:
+            writes, ranked = summary.writes, summary.rank_writes or []
+        else:
+            return None
+        if writes is None or effects.EVERYTHING_TOKEN in writes + ranked:
+            return None
+        seed = f"depends on the process rank (written by {fn}(), called back)"
+        through: set[int] = set()
+        for token in writes:
+            parsed = effects.parse(token)
+            reason = seed if token in ranked else why
+            if parsed is not None and parsed[0] == "p":
+                through.add(int(parsed[1]))
+                self._write(handed.get(int(parsed[1]), []), reason, strong=False)
+            else:
+                self._write(self._summary_targets([token], [], set()), reason, strong=False)
+        return through
+
+    def _called_back(self, fn: str, handed: Mapping[int, list[Target]],
+                     why: str | None) -> None:
+        """The TU's ``fn``, called back with ``handed``: its parameter ``i`` points to
+        what is handed at ``i``; with ``why`` (called on some processes, with
+        arguments that differ) its parameters and what they point to are
+        per-process and it runs on some processes only; else it runs under this
+        call's gate."""
+        f = self._funcs[fn]
+        gate = why or self._ctrl
+        if gate:
+            self.store.mark(Ctl(fn), gate)
+        for i, p in enumerate(f.params):
+            if not p:
+                continue
+            param = Local(fn, p)
+            self.store.add_pts(param, {t for _, t in handed.get(i, [])
+                                       if not isinstance(t, str)})
+            if why:
+                for loc in (Param(fn, i), param, deref(param)):
+                    self.store.mark(loc, why)
 
     def _unbound(self, summary: FunctionSummary, args: list[c_ast.Node]) -> str | None:
         """A call of a function whose summary assumes the functions its file passes
@@ -638,6 +800,22 @@ class Expressions(PointsTo, Visitor):
             out.append(("loc", root))
         return out
 
+    def _handed_targets(self, tokens: list[str], args: list[c_ast.Node]) -> list[Target]:
+        """The memory a summary's ``callback_writes`` tokens name here: a parameter's
+        as ``_summary_targets``; a field's or a global's ``k`` dereferences deep, all
+        its pointer may point to here (the callback reads and writes through it)."""
+        out = self._summary_targets([t for t in tokens if t.startswith("p")], args, set())
+        for token in tokens:
+            parsed = effects.parse(token)
+            if parsed is None or parsed[0] == "p":
+                continue
+            kind, what, depth = parsed
+            locs: set[Loc] = {effects.field(what) if kind == "f" else Global(what)}
+            for _ in range(depth):
+                locs = self._load(locs)
+            out += [("loc", loc) for loc in sorted(locs, key=str)]
+        return out
+
     def _deeper(self, targets: list[Target], extra: int) -> list[Target]:
         """``targets`` followed ``extra`` more dereferences (a tracked local stays
         itself: its value carries what it points to)."""
@@ -654,6 +832,13 @@ class Expressions(PointsTo, Visitor):
                       ) -> str | None:
         f = self._funcs[name]
         gate = self._ctrl or self._entry_ctrl
+        called = [k for k in range(len(args)) if self.store.flagged(Ctl(f"{name}()#{k}"))]
+        if called:
+            self.store.reads.add(Ctl(f"{name}()@"))  # _handed: woken when it grows
+            self._call_backs(args[called[0]], name, called, args, {
+                i: [("loc", loc) for loc in sorted(locs, key=str)]
+                for i, locs in self._handed.get(name, {}).items()}, set(),
+                {k for k in called if self.store.flagged(Ctl(f"{name}()#{k}!"))})
         if name in self._pinned:
             return self._call_detached(name, args, values, gate)
         if gate:  # its writes to non-local memory happen on some ranks only

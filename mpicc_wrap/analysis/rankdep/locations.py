@@ -226,6 +226,10 @@ class Store:
         # (``mark_bits``); a location in ``multi`` needs none
         self.bits: dict[Loc, dict[int, str]] = {}
         self.pts: dict[Loc, set[Loc]] = {}  # location -> pointees
+        # facts about functions that are no values (``Ctl`` keys: a function calls or
+        # writes through a parameter, ``callbacks.py``), apart so that ``ANY`` does
+        # not read them
+        self.flags: dict[Loc, str] = {}
         self.fallback: str | None = None  # set when ANY got a per-process value
         self.gave_up = False  # the solver hit its walk cap
         self.reads: set[Fact] = set()  # facts read by the unit being walked
@@ -239,6 +243,7 @@ class Store:
         out.multi = dict(self.multi)
         out.bits = {k: dict(v) for k, v in self.bits.items()}
         out.pts = {k: set(v) for k, v in self.pts.items()}
+        out.flags = dict(self.flags)
         out.fallback, out.gave_up = self.fallback, self.gave_up
         return out
 
@@ -296,6 +301,17 @@ class Store:
                 if each not in self.multi:
                     self.multi[each] = reason
                     self.changed.update((each, ANY))
+
+    def flag(self, key: Loc, why: str) -> None:
+        """Record the fact ``key`` about a function (``flags``)."""
+        if not self.readonly and key not in self.flags:
+            self.flags[key] = why
+            self.changed.add(key)
+
+    def flagged(self, key: Loc) -> bool:
+        """Whether the fact ``key`` holds (recorded as read by the current unit)."""
+        self.reads.add(key)
+        return key in self.flags
 
     def mark_bits(self, loc: Loc, mask: int, reason: str) -> None:
         """Only the bits of ``mask`` of the integer at ``loc`` may differ because of

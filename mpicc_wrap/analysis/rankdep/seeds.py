@@ -64,6 +64,8 @@ class Solved(Protocol):
 
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]: ...
     def callbacks(self, func_name: str) -> dict[str, list[str]]: ...
+    def called_params(self, func_name: str
+                      ) -> tuple[list[int], dict[str, list[str]], list[int]]: ...
 
 
 class Uniform:
@@ -100,3 +102,7 @@ class Uniform:
 
     def callbacks(self, func_name: str) -> dict[str, list[str]]:
         return self._solved().callbacks(func_name) if self._solved else {}
+
+    def called_params(self, func_name: str
+                      ) -> tuple[list[int], dict[str, list[str]], list[int]]:
+        return self._solved().called_params(func_name) if self._solved else ([], {}, [])

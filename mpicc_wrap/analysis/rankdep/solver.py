@@ -173,14 +173,16 @@ class RankDependence(Statements):
 
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
         """For the function's summary: (``returns_rank``, ``rank_writes``, ``writes``)
-        (``effects.py`` tokens); the first two as a caller in another file sees them
-        (``_context_free``)."""
+        (``effects.py`` tokens), as a caller in another file sees them
+        (``_context_free``: there the calls through parameters it leaves to its
+        callers wrote nothing)."""
         f = self._funcs.get(func_name)
         if f is None:
             return False, [], None
         units = sorted(effects.closure(func_name, self._funcs))
-        ranked, _ = self._context_free(func_name)._rank_tokens(f, units)
-        return (self.returns_rank(func_name), ranked, self._effects(f, units, self._writes))
+        solved = self._context_free(func_name)
+        ranked, _ = solved._rank_tokens(f, units)
+        return (self.returns_rank(func_name), ranked, self._effects(f, units, solved._writes))
 
     def rank_bits(self, func_name: str) -> dict[str, int]:
         """For the function's summary: the tokens of its ``rank_writes`` that its call
@@ -200,6 +202,28 @@ class RankDependence(Statements):
             return {}
         return {str(i): list(self._callbacks[(func_name, p)]) for i, p in enumerate(f.params)
                 if (func_name, p) in self._callbacks}
+
+    def called_params(self, func_name: str
+                      ) -> tuple[list[int], dict[str, list[str]], list[int]]:
+        """For the function's summary: the parameters it calls (or hands to a function
+        that calls them), whose effects its summary leaves to its callers, which
+        know the function they pass (``callbacks.py``), and what its call closure
+        hands those functions, by their argument position (``callback_writes``), and
+        which of them it calls on some processes only or with arguments that differ
+        (``callback_rank``)."""
+        f = self._funcs.get(func_name)
+        solved = self._context_free(func_name)
+        if f is None or solved is self:
+            return [], {}, []
+        flags = solved.store.flags
+        called = [k for k in range(len(f.params)) if Ctl(f"{func_name}()#{k}") in flags]
+        if not called:
+            return [], {}, []
+        returns_pointer = not f.returns_scalar and not f.returns_void
+        tokens = {str(i): effects.portable(f, locs, returns_pointer)
+                  for i, locs in sorted(solved._handed.get(func_name, {}).items())}
+        return called, {i: t for i, t in tokens.items() if t}, [
+            k for k in called if Ctl(f"{func_name}()#{k}!") in flags]
 
     def _context_free(self, func_name: str) -> RankDependence:
         """The solve whose facts about ``func_name`` hold for a caller in another file:
@@ -231,15 +255,16 @@ class RankDependence(Statements):
         solve's (the same program); only the per-process facts are solved again, and
         only when some exported function has a per-process parameter or gate there."""
         store = self.store
-        if store.gave_up or not any(map(self._attached, self._exported)):
+        if store.gave_up or not self.defers and not any(map(self._attached, self._exported)):
             return self
         fresh = store.copy()
         fresh.multi, fresh.bits, fresh.fallback = {}, {}, None
         clone = self._clone(fresh)
         clone._ever = {n: {} for n in self._funcs}
         clone._pinned = self._exported
+        clone._defer = True
         clone._pinned_writes = {n: self._effects(self._funcs[n], sorted(
-            effects.closure(n, self._funcs)), self._writes) for n in clone._pinned}
+            effects.closure(n, self._funcs)), self._own_writes) for n in clone._pinned}
         clone._solve()
         return clone
 
@@ -315,6 +340,7 @@ class RankDependence(Statements):
         clone._seen, clone._met, clone._relative = {}, {}, {}
         clone._ever = {n: dict(v) for n, v in self._ever.items()}
         clone._writes, clone._rank_writes, clone._rank_bits = {}, {}, {}
+        clone._own_writes, clone._handed = {}, {}
         clone._gated_calls = {}
         clone.walks = 0
         return clone
