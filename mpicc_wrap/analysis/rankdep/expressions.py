@@ -85,9 +85,14 @@ def _address_of(arg: c_ast.Node) -> str | None:
 
 
 def _is_null(arg: c_ast.Node) -> bool:
-    """A null pointer constant (``0``, ``NULL``, ``(void *) 0``): no function."""
-    arg = uncast(arg)
-    return isinstance(arg, c_ast.Constant) and arg.value in ("0", "0L", "0UL")
+    """A null pointer constant, an integer constant expression of value 0 under casts
+    (``0``, ``NULL``, ``(void *) 0``): no function."""
+    return int_expression(arg) == 0
+
+
+def _locs(targets: Iterable[Target]) -> set[Loc]:
+    """The memory locations among ``targets`` (not the tracked locals)."""
+    return {t for _, t in targets if not isinstance(t, str)}
 
 
 def _flag_mask(e: c_ast.Assignment) -> int | None:
@@ -655,7 +660,7 @@ class Expressions(PointsTo, Visitor):
         if not self.store.readonly:
             mine = self._handed.setdefault(f.name, {})
             for i, targets in handed.items():
-                new = {t for _, t in targets if not isinstance(t, str)}
+                new = _locs(targets)
                 if not new <= mine.setdefault(i, set()):
                     mine[i] |= new
                     self.store.changed.add(Ctl(f"{f.name}()@"))  # its callers' reads
@@ -685,8 +690,7 @@ class Expressions(PointsTo, Visitor):
                                 f"on some processes, at {{loc}})") if k in ranked else None
             through = self._run_back(fn, handed, why)
             if through is None:  # unknown: it may write all it is handed, from all of it
-                why = why or self.store.first(
-                    {t for ts in handed.values() for _, t in ts if not isinstance(t, str)})
+                why = why or self.store.first(_locs(t for ts in handed.values() for t in ts))
                 through = set(handed) | returned
                 for i in sorted(through):
                     self._write(handed.get(i, []), why, strong=False)
@@ -742,8 +746,7 @@ class Expressions(PointsTo, Visitor):
             if not p:
                 continue
             param = Local(fn, p)
-            self.store.add_pts(param, {t for _, t in handed.get(i, [])
-                                       if not isinstance(t, str)})
+            self.store.add_pts(param, _locs(handed.get(i, [])))
             if why:
                 for loc in (Param(fn, i), param, deref(param)):
                     self.store.mark(loc, why)
