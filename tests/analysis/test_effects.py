@@ -30,6 +30,17 @@ typedef struct { int comm; int pos; } buf_t;
 void fill_local(ctx *c, int *out) { buf_t b; MPI_Comm_rank(0, &b.pos); b.comm = c->parts;
                                     *out = b.comm; }
 void gated(int *r) { *r = 1; }
+typedef struct item { long id; struct { int a, b; } pos; double w; } item;
+typedef struct items { long n; item *at; } items;
+typedef struct forest { int me; items list; } forest;
+typedef struct bag { int me; item first; } bag;
+item *push(items *l);
+forest *forest_new(void) { forest *f = malloc(sizeof *f); item *q, t;
+    MPI_Comm_rank(0, &f->me); t.id = 0; q = push(&f->list); if (f->me) *q = t; return f; }
+bag *bag_new(void) { bag *b = malloc(sizeof *b); item *q; int me;
+    MPI_Comm_rank(0, &me); q = push(0); q->id = me; if (me) *q = *q; return b; }
+void *opaque_new(void) { void *o = malloc(8); item *q; int me;
+    MPI_Comm_rank(0, &me); q = push(0); if (me) *q = *q; return o; }
 int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 0; }
 """
 
@@ -46,6 +57,12 @@ int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 
     ("count", []),
     ("fill_local", []),  # the fields of its local struct die with the call
     ("gated", []),  # per-process only because main calls it under 'me == 0'
+    # what a local item pointer points to cannot be the forest it returns (C11 6.5p7):
+    # the fields of an item (and of its by-value members), not "the returned memory"
+    ("forest_new", ["f:forest.me:0", "f:item.id:0", "f:item.pos.a:0", "f:item.pos.b:0",
+                    "f:item.pos:0", "f:item.w:0"]),
+    ("bag_new", ["f:item.id:0", "r"]),  # a bag holds an item: it may be the returned one
+    ("opaque_new", ["r"]),  # a void * may point to anything
 ])
 def test_rank_writes_name_what_a_caller_can_reach(func: str, tokens: list[str]) -> None:
     rd, _ = analyse(CALLEE)

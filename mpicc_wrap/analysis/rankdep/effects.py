@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from mpicc_wrap.analysis.rankdep.layouts import Layouts
 from mpicc_wrap.analysis.rankdep.locations import (
     ANY,
     MAX_DEREF,
@@ -68,37 +69,44 @@ def closure(name: str, funcs: Mapping[str, FunctionFacts]) -> set[str]:
     return seen
 
 
-def portable(f: FunctionFacts, written: Iterable[Loc], returns_pointer: bool) -> list[str]:
+def portable(f: FunctionFacts, written: Iterable[Loc], returns_pointer: bool,
+             layouts: Layouts | None = None) -> list[str]:
     """The tokens (module docstring) for locations ``written`` per-process by ``f`` or
-    its callees, relative to ``f``'s parameters; sorted, without duplicates."""
+    its callees, relative to ``f``'s parameters; sorted, without duplicates.  With
+    ``layouts``, memory a local points to that cannot be the returned object (another
+    struct type: ``Layouts.fields_apart``) is its fields, not ``r``."""
     out: set[str] = set()
     for loc in written:
-        token = _token(f, loc, returns_pointer)
-        if token == EVERYTHING_TOKEN:
+        tokens = _tokens(f, loc, returns_pointer, layouts)
+        if EVERYTHING_TOKEN in tokens:
             return [EVERYTHING_TOKEN]
-        if token:
-            out.add(token)
+        out.update(tokens)
     return sorted(out)
 
 
-def _token(f: FunctionFacts, loc: Loc, returns_pointer: bool) -> str | None:
+def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts | None
+            ) -> list[str]:
     if loc is ANY:
-        return EVERYTHING_TOKEN
+        return [EVERYTHING_TOKEN]
     depth = loc.depth if isinstance(loc, Deref) else 0
     root = loc.base if isinstance(loc, Deref) else loc
     if isinstance(root, Field):
-        return f"f:{root.owner}.{root.name}:{depth}" if root.owner else f"f:{root.name}:{depth}"
+        return [f"f:{root.owner}.{root.name}:{depth}" if root.owner
+                else f"f:{root.name}:{depth}"]
     if isinstance(root, Global):
-        return f"g:{root.name}:{depth}"
-    if isinstance(root, Local):
-        if root.fn == f.name and depth and root.name in f.params:
-            return f"p{f.params.index(root.name)}:{depth}"
+        return [f"g:{root.name}:{depth}"]
+    if isinstance(root, Local) and root.fn == f.name:
+        if depth and root.name in f.params:
+            return [f"p{f.params.index(root.name)}:{depth}"]
         # a buffer the function filled (a static, or memory a local points to) that
         # the caller can reach only through the returned pointer
-        persistent = depth > 0 or root.name in f.statics
-        return RETURNED_TOKEN if returns_pointer and persistent and root.fn == f.name \
-            else None
-    return None  # parameters as passed, results, call gates: no memory
+        if not returns_pointer or not (depth > 0 or root.name in f.statics):
+            return []
+        apart = layouts.fields_apart(f.types.get(root.name), depth, f.result) \
+            if layouts is not None else None
+        return [RETURNED_TOKEN] if apart is None else [
+            f"f:{owner}.{name}:0" for owner, name in apart]
+    return []  # parameters as passed, results, call gates: no memory
 
 
 def parse(token: str) -> tuple[str, str, int] | None:

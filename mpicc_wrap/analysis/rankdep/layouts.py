@@ -239,6 +239,66 @@ class Layouts:
             self._types[id(e)] = self._type(e, scope, 0)
         return self._types[id(e)]
 
+    def fields_apart(self, t: c_ast.Node | None, depth: int, result: c_ast.Node | None
+                     ) -> list[tuple[str, str]] | None:
+        """The field locations ``(owner, member)`` of the object ``depth`` dereferences
+        from a local of type ``t``, when that object is a struct or union that cannot
+        be, nor lie inside, the object a function of result type ``result`` returns a
+        pointer to (C11 6.5p7: a ``struct q`` lvalue accesses a ``struct q`` or an
+        aggregate with one as a member, never a ``struct p`` without one); None when
+        that is not known (``effects.py``: then the write is to "the returned
+        memory")."""
+        for _ in range(depth):
+            t = self._pointee(t)
+        inner, outer = self._key(t), self._key(self._pointee(result))
+        if not self._strict or inner is None or outer is None or inner in self._punned \
+                or self._inside(inner, outer, set()):
+            return None
+        return self._all_fields(inner, set())
+
+    def _by_value(self, key: str) -> list[tuple[str, c_ast.Node | None]]:
+        """The members of ``key``, each with the aggregate type it holds by value (an
+        array of one too), None for the others."""
+        out: list[tuple[str, c_ast.Node | None]] = []
+        for name, t in self._fields.get(key, {}).items():
+            t = self._resolve(t)
+            for _ in range(_DEPTH):
+                if not isinstance(t, c_ast.ArrayDecl):
+                    break
+                t = self._resolve(t.type)
+            out.append((name, t if isinstance(t, _AGGREGATES) else None))
+        return out
+
+    def _inside(self, inner: str, outer: str, seen: set[str]) -> bool:
+        """An ``inner`` object may be, or lie inside, an ``outer`` one."""
+        if inner == outer:
+            return True
+        seen.add(outer)
+        for _, t in self._by_value(outer):
+            k = self._key(t) if t is not None else None
+            if t is not None and (k is None or k not in seen and self._inside(inner, k, seen)):
+                return True
+        return False
+
+    def _all_fields(self, key: str, seen: set[str]) -> list[tuple[str, str]] | None:
+        """The field locations a write of a whole ``key`` object writes: its members',
+        and those of the aggregates it holds by value (None: one of them unknown)."""
+        seen.add(key)
+        out: list[tuple[str, str]] = []
+        for name, t in self._by_value(key):
+            out.append((key, self.member(name, key)))
+            if t is None:
+                continue
+            k = self._key(t)
+            if k is None or k in self._punned:
+                return None
+            if k not in seen:
+                nested = self._all_fields(k, seen)
+                if nested is None:
+                    return None
+                out += nested
+        return out
+
     def _key(self, t: c_ast.Node | None) -> str | None:
         """The key of the struct or union type ``t`` names (through typedefs)."""
         t = self._resolve(t)

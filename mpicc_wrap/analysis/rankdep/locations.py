@@ -368,6 +368,7 @@ class FunctionFacts:
     returns_void: bool = False  # its result is no value (a summary's returns_rank)
     # Declared types of its parameters and locals (``layouts.local_types``)
     types: dict[str, c_ast.Node | None] = field(default_factory=dict)
+    result: c_ast.Node | None = None  # its declared result type
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
@@ -478,7 +479,7 @@ def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
         {t: k for t, k in datatypes.contiguous(defn.body).items() if t in local}
         if datatypes.BUILDERS.intersection(scan.calls) else {}, statics,
         _is_void(getattr(defn.decl.type, "type", None)),
-        layouts.local_types(decl_params, scan.decls))
+        layouts.local_types(decl_params, scan.decls), getattr(defn.decl.type, "type", None))
 
 
 def _is_void(t: c_ast.Node | None) -> bool:

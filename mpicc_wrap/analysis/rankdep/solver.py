@@ -220,7 +220,7 @@ class RankDependence(Statements):
         if not called:
             return [], {}, []
         returns_pointer = not f.returns_scalar and not f.returns_void
-        tokens = {str(i): effects.portable(f, locs, returns_pointer)
+        tokens = {str(i): effects.portable(f, locs, returns_pointer, self._layouts)
                   for i, locs in sorted(solved._handed.get(func_name, {}).items())}
         return called, {i: t for i, t in tokens.items() if t}, [
             k for k in called if Ctl(f"{func_name}()#{k}!") in flags]
@@ -287,7 +287,7 @@ class RankDependence(Statements):
         returns_pointer = not f.returns_scalar and not f.returns_void
         for g in units:
             for loc, mask in self._rank_bits.get(g, {}).items():
-                for t in effects.portable(f, [loc], returns_pointer):
+                for t in effects.portable(f, [loc], returns_pointer, self._layouts):
                     if t not in whole:
                         bits[t] = bits.get(t, 0) | mask
         return sorted({*whole, *bits}), bits
@@ -351,7 +351,8 @@ class RankDependence(Statements):
         if self.store.gave_up:
             return [effects.EVERYTHING_TOKEN]
         written = [loc for g in units for loc in recorded.get(g, ())]
-        return effects.portable(f, written, not f.returns_scalar and not f.returns_void)
+        return effects.portable(f, written, not f.returns_scalar and not f.returns_void,
+                                self._layouts)
 
     @property
     def gave_up(self) -> bool:
