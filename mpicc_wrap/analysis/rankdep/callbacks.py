@@ -16,14 +16,15 @@ passes for ``p`` the name of a function (casts and ``&`` aside), ``F`` being tho
 names, and ``g`` never assigns ``p`` nor takes its address.  Nothing in the TU holds
 ``g``'s address, so every execution of ``g`` from the TU has ``p`` equal to one of
 ``F``, and a call ``p(args)`` in ``g`` is a call of one of them: the walk takes it as
-a call of each (``Expressions._bound``), as it takes ``(c ? f : g)(args)``.
+a call of each (``callback_calls.CallbackCalls._bound``), as it takes ``(c ? f :
+g)(args)``.
 
 With internal linkage (``static``) that is every execution of ``g``.  Another file
 may call an exported ``g`` with another function (``dgraphInduce2`` is exported, and
 ``library_dgraph_induce.c`` passes it ``dgraphInducePart2``): its summary lists
 ``F`` for ``p`` (``FunctionSummary.callbacks``), and a caller that passes anything
 else takes the call through ``p`` as a call of an unknown function with the
-caller's arguments (``Expressions._unbound``: what its pointer arguments point to
+caller's arguments (``CallbackCalls._unbound``: what its pointer arguments point to
 written with a value derived from all of it, the result too).
 
 A parameter its file does not bind is the callers' business.  p4est's
@@ -42,7 +43,7 @@ per-process, and every caller read its ``user_pointer`` as per-process.  Rule:
   not libsc's ``sc_hash_foreach`` over a table every process holds alike).  The
   first solve, whose facts give the findings in ``g``'s own body, keeps the call
   unknown.
-* a caller that passes ``F`` at ``k`` (``Expressions._call_backs``) runs it as
+* a caller that passes ``F`` at ``k`` (``CallbackCalls._call_backs``) runs it as
   ``g`` calls it back: a function of its file (``_called_back``) with its parameter
   ``i`` pointing to what ``g`` hands at ``i``, and, with ``callback_rank``, with its
   parameters and what they point to per-process and a per-process gate (its own
