@@ -30,7 +30,8 @@ typedef struct { int comm; int pos; } buf_t;
 void fill_local(ctx *c, int *out) { buf_t b; MPI_Comm_rank(0, &b.pos); b.comm = c->parts;
                                     *out = b.comm; }
 void gated(int *r) { *r = 1; }
-typedef struct item { long id; struct { int a, b; } pos; double w; } item;
+typedef struct item { long id; struct { int a, b; } pos; union { int i; struct { int x; } s; } u;
+                     double w; } item;
 typedef struct items { long n; item *at; } items;
 typedef struct forest { int me; items list; } forest;
 typedef struct bag { int me; item first; } bag;
@@ -59,8 +60,11 @@ int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 
     ("gated", []),  # per-process only because main calls it under 'me == 0'
     # what a local item pointer points to cannot be the forest it returns (C11 6.5p7):
     # the fields of an item (and of its by-value members), not "the returned memory"
+    # (a struct inside a union is read through either member: its fields' owner is
+    # unknown, "f:x:0")
     ("forest_new", ["f:forest.me:0", "f:item.id:0", "f:item.pos.a:0", "f:item.pos.b:0",
-                    "f:item.pos:0", "f:item.w:0"]),
+                    "f:item.pos:0", "f:item.u.|i|s:0", "f:item.u:0", "f:item.w:0",
+                    "f:x:0"]),
     ("bag_new", ["f:item.id:0", "r"]),  # a bag holds an item: it may be the returned one
     ("opaque_new", ["r"]),  # a void * may point to anything
 ])

@@ -105,7 +105,7 @@ def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts 
         apart = layouts.fields_apart(f.types.get(root.name), depth, f.result) \
             if layouts is not None else None
         return [RETURNED_TOKEN] if apart is None else [
-            f"f:{owner}.{name}:0" for owner, name in apart]
+            f"f:{owner}.{name}:0" if owner else f"f:{name}:0" for owner, name in apart]
     return []  # parameters as passed, results, call gates: no memory
 
 

@@ -251,7 +251,7 @@ class Layouts:
         for _ in range(depth):
             t = self._pointee(t)
         inner, outer = self._key(t), self._key(self._pointee(result))
-        if not self._strict or inner is None or outer is None or inner in self._punned \
+        if not self._strict or inner is None or outer is None \
                 or self._inside(inner, outer, set()):
             return None
         return self._all_fields(inner, set())
@@ -282,15 +282,18 @@ class Layouts:
 
     def _all_fields(self, key: str, seen: set[str]) -> list[tuple[str, str]] | None:
         """The field locations a write of a whole ``key`` object writes: its members',
-        and those of the aggregates it holds by value (None: one of them unknown)."""
+        and those of the aggregates it holds by value (None: one of them unknown);
+        the members of a struct that is a union's are of an unknown owner
+        (``owner``)."""
         seen.add(key)
+        owner = "" if key in self._punned else key
         out: list[tuple[str, str]] = []
         for name, t in self._by_value(key):
-            out.append((key, self.member(name, key)))
+            out.append((owner, self.member(name, owner)))
             if t is None:
                 continue
             k = self._key(t)
-            if k is None or k in self._punned:
+            if k is None:
                 return None
             if k not in seen:
                 nested = self._all_fields(k, seen)
