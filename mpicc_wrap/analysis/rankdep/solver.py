@@ -437,7 +437,6 @@ class RankDependence(Statements):
         while True:  # a goto may jump back: walk again until the labels' facts settle
             before = {k: dict(v) for k, v in self._labels.items()}
             self._env = dict(entry)
-            self._passed = set()
             self._stmt(f.body)
             if not f.has_goto or self._labels == before:
                 break
