@@ -25,7 +25,12 @@ caller's TU can name:
   is not known, which a caller applies to that field of every type;
 * ``g:{name}:{k}``: the global ``name``, or what it points to;
 * ``r``: memory the function returns a pointer to (a local buffer or allocation it
-  filled);
+  filled).  Not what a local pointer to another struct type points to, when the
+  result's struct neither is nor holds that type by value: under the aliasing rule
+  (``layouts.py``) such a store cannot change the returned object, and it is the
+  fields of its own type (``Layouts.fields_apart``: p4est's ``p4est_new_ext`` fills
+  its quadrants through a ``p4est_quadrant_t *``; as ``r``, its callers took the
+  forest it returns as per-process);
 * ``*``: anything (a write through an unknown pointer, or a solve that gave up).
 
 Writes made per-process only because an in-TU caller calls the function under a
