@@ -40,6 +40,12 @@ forest *forest_new(void) { forest *f = malloc(sizeof *f); item *q, t;
     MPI_Comm_rank(0, &f->me); t.id = 0; q = push(&f->list); if (f->me) *q = t; return f; }
 bag *bag_new(void) { bag *b = malloc(sizeof *b); item *q; int me;
     MPI_Comm_rank(0, &me); q = push(0); q->id = me; if (me) *q = *q; return b; }
+typedef struct hidden hidden;
+hidden *find_hidden(void); void touch(void *);
+forest *forest_hidden(void) { forest *f = malloc(sizeof *f); hidden *h = find_hidden();
+    MPI_Comm_rank(0, &f->me); if (f->me) touch(h); return f; }
+hidden *hidden_new(void) { hidden *h = find_hidden(); item *q = push(0); int me;
+    MPI_Comm_rank(0, &me); if (me) *q = *q; return h; }
 void *opaque_new(void) { void *o = malloc(8); item *q; int me;
     MPI_Comm_rank(0, &me); q = push(0); if (me) *q = *q; return o; }
 int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 0; }
@@ -67,6 +73,10 @@ int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 
                     "f:x:0"]),
     ("bag_new", ["f:item.id:0", "r"]),  # a bag holds an item: it may be the returned one
     ("opaque_new", ["r"]),  # a void * may point to anything
+    ("forest_hidden", ["f:forest.me:0", "r"]),  # a struct whose members this file
+    # does not know: its fields cannot be named, so the write stays "r"; nor can
+    # this file tell that such a struct holds no item
+    ("hidden_new", ["r"]),
 ])
 def test_rank_writes_name_what_a_caller_can_reach(func: str, tokens: list[str]) -> None:
     rd, _ = analyse(CALLEE)

@@ -270,8 +270,9 @@ class Layouts:
         return out
 
     def _inside(self, inner: str, outer: str, seen: set[str]) -> bool:
-        """An ``inner`` object may be, or lie inside, an ``outer`` one."""
-        if inner == outer:
+        """An ``inner`` object may be, or lie inside, an ``outer`` one (whose members
+        this TU may not know)."""
+        if inner == outer or outer not in self._fields:
             return True
         seen.add(outer)
         for _, t in self._by_value(outer):
@@ -285,6 +286,8 @@ class Layouts:
         and those of the aggregates it holds by value (None: one of them unknown);
         the members of a struct that is a union's are of an unknown owner
         (``owner``)."""
+        if key not in self._fields:  # declared, not defined here: its members unknown
+            return None
         seen.add(key)
         owner = "" if key in self._punned else key
         out: list[tuple[str, str]] = []
