@@ -75,11 +75,11 @@ def closure(name: str, funcs: Mapping[str, FunctionFacts]) -> set[str]:
 
 
 def portable(f: FunctionFacts, written: Iterable[Loc], returns_pointer: bool,
-             layouts: Layouts | None = None) -> list[str]:
+             layouts: Layouts) -> list[str]:
     """The tokens (module docstring) for locations ``written`` per-process by ``f`` or
-    its callees, relative to ``f``'s parameters; sorted, without duplicates.  With
-    ``layouts``, memory a local points to that cannot be the returned object (another
-    struct type: ``Layouts.fields_apart``) is its fields, not ``r``."""
+    its callees, relative to ``f``'s parameters; sorted, without duplicates.  Memory
+    a local points to that cannot be the returned object (another struct type:
+    ``layouts.fields_apart``) is its fields, not ``r``."""
     out: set[str] = set()
     for loc in written:
         tokens = _tokens(f, loc, returns_pointer, layouts)
@@ -89,15 +89,19 @@ def portable(f: FunctionFacts, written: Iterable[Loc], returns_pointer: bool,
     return sorted(out)
 
 
-def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts | None
+def _field_token(owner: str, name: str, depth: int) -> str:
+    """``f:T.name:k``, or ``f:name:k`` for a field of an unknown owner."""
+    return f"f:{owner}.{name}:{depth}" if owner else f"f:{name}:{depth}"
+
+
+def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts
             ) -> list[str]:
     if loc is ANY:
         return [EVERYTHING_TOKEN]
     depth = loc.depth if isinstance(loc, Deref) else 0
     root = loc.base if isinstance(loc, Deref) else loc
     if isinstance(root, Field):
-        return [f"f:{root.owner}.{root.name}:{depth}" if root.owner
-                else f"f:{root.name}:{depth}"]
+        return [_field_token(root.owner, root.name, depth)]
     if isinstance(root, Global):
         return [f"g:{root.name}:{depth}"]
     if isinstance(root, Local) and root.fn == f.name:
@@ -107,10 +111,9 @@ def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts 
         # the caller can reach only through the returned pointer
         if not returns_pointer or not (depth > 0 or root.name in f.statics):
             return []
-        apart = layouts.fields_apart(f.types.get(root.name), depth, f.result) \
-            if layouts is not None else None
+        apart = layouts.fields_apart(f.types.get(root.name), depth, f.result)
         return [RETURNED_TOKEN] if apart is None else [
-            f"f:{owner}.{name}:0" if owner else f"f:{name}:0" for owner, name in apart]
+            _field_token(owner, name, 0) for owner, name in apart]
     return []  # parameters as passed, results, call gates: no memory
 
 

@@ -474,8 +474,9 @@ class Expressions(CallbackCalls, Visitor):
 
     def _through(self, base: Local) -> None:
         """A write to memory ``base`` points to: when ``base`` is a parameter, its
-        function writes through it (``_writes_through``; also from a function it hands
-        the pointer to, whose pointees include ``*base``: ``PointsTo._load``)."""
+        function writes through it (the flag ``Ctl(F()*i)``, which
+        ``CallbackCalls._run_back`` reads; also from a function it hands the pointer
+        to, whose pointees include ``*base``: ``PointsTo._load``)."""
         f = self._funcs.get(base.fn)
         if f is not None and base.name in f.params:
             self.store.flag(Ctl(f"{base.fn}()*{f.params.index(base.name)}"),

@@ -21,8 +21,10 @@ from pycparser import c_ast
 from mpicc_wrap.analysis import catalogue, graphs
 from mpicc_wrap.analysis.rankdep import datatypes, layouts
 from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.frontend.positions import coord_pos
 from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.frontend.scalars import is_arithmetic
+from mpicc_wrap.model import Pos
 
 __all__ = [
     "ANY", "ANY_OWNER", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "Ctl", "Deref",
@@ -369,6 +371,8 @@ class FunctionFacts:
     # Declared types of its parameters and locals (``layouts.local_types``)
     types: dict[str, c_ast.Node | None] = field(default_factory=dict)
     result: c_ast.Node | None = None  # its declared result type
+    # Where each label is (``position``; None: two of one name), for ``goto``
+    labels: dict[str, Position | None] = field(default_factory=dict)
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
@@ -410,6 +414,15 @@ def param_names(decl: c_ast.Decl) -> list[str]:
     return names
 
 
+Position = tuple[str, Pos]  # file, line and column
+
+
+def position(node: c_ast.Node) -> Position | None:
+    """Where ``node`` is in the source (None: not known)."""
+    c = node.coord
+    return (str(c.file), coord_pos(c)) if c is not None else None
+
+
 class _Scan(Visitor):
     """One pre-order pass over a body (not entering struct/union definitions)."""
 
@@ -419,6 +432,7 @@ class _Scan(Visitor):
         self.calls: list[str] = []
         self.call_args: set[int] = set()  # ids of direct arguments of named calls
         self.address_of: list[c_ast.UnaryOp] = []
+        self.labels: dict[str, Position | None] = {}
 
     def visit_Struct(self, node: c_ast.Node) -> None:
         pass
@@ -427,6 +441,10 @@ class _Scan(Visitor):
 
     def visit_Goto(self, node: c_ast.Goto) -> None:
         self.has_goto = True
+
+    def visit_Label(self, node: c_ast.Label) -> None:
+        self.labels[node.name] = None if node.name in self.labels else position(node)
+        self.generic_visit(node)
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         self.decls.append(node)
@@ -479,7 +497,8 @@ def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
         {t: k for t, k in datatypes.contiguous(defn.body).items() if t in local}
         if datatypes.BUILDERS.intersection(scan.calls) else {}, statics,
         _is_void(getattr(defn.decl.type, "type", None)),
-        layouts.local_types(decl_params, scan.decls), getattr(defn.decl.type, "type", None))
+        layouts.local_types(decl_params, scan.decls), getattr(defn.decl.type, "type", None),
+        scan.labels)
 
 
 def _is_void(t: c_ast.Node | None) -> bool:

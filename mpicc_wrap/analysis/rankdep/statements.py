@@ -35,6 +35,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     callee,
     deref,
     is_function_type,
+    position,
 )
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
@@ -53,7 +54,6 @@ class Statements(Expressions):
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
         self._labels: dict[str, dict[str, str]] = {}  # label -> facts of the gotos to it
-        self._label_at: dict[str, dict[str, _Position | None]] = {}  # per function
         self.steps = 0  # statements walked: a deterministic measure of the work done
         # per function: its size variables (alone.py) and the reasons of its
         # MPI_Comm_rank seeds per communicator text; the reasons met in it so far
@@ -170,12 +170,9 @@ class Statements(Expressions):
         pass counter's ``abort: if (++ passnum >= passnbr) break;``), and as a
         backward jump it gated the rest of the function."""
         f = self._func
-        if f is None:
-            return True
-        if f.name not in self._label_at:
-            self._label_at[f.name] = _Labels.of(f.body)
-        at, here = self._label_at[f.name].get(s.name), _position(s)
-        return at is None or here is None or at[0] != here[0] or at[1:] <= here[1:]
+        at = f.labels.get(s.name) if f is not None else None
+        here = position(s)
+        return at is None or here is None or at[0] != here[0] or at[1] <= here[1]
 
     def visit_Return(self, s: c_ast.Return) -> dict[str, str]:
         r = self._value(s.expr) or self._ctrl
@@ -329,31 +326,6 @@ def _end_at_labels(gates: dict[str, str], item: c_ast.Node) -> None:
     while isinstance(item, c_ast.Label):
         gates.pop(f"goto:{item.name}", None)
         item = item.stmt
-
-
-_Position = tuple[str, int, int]  # file, line, column
-
-
-def _position(node: c_ast.Node) -> _Position | None:
-    c = node.coord
-    return (str(c.file), c.line or 0, c.column or 0) if c is not None else None
-
-
-class _Labels(Visitor):
-    """The position of each label of a function body (None: two of one name)."""
-
-    def __init__(self) -> None:
-        self.found: dict[str, _Position | None] = {}
-
-    @classmethod
-    def of(cls, body: c_ast.Node) -> dict[str, _Position | None]:
-        scan = cls()
-        scan.visit(body)
-        return scan.found
-
-    def visit_Label(self, node: c_ast.Label) -> None:
-        self.found[node.name] = None if node.name in self.found else _position(node)
-        self.generic_visit(node)
 
 
 class _Calls(Visitor):
