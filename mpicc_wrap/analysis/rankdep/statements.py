@@ -251,10 +251,10 @@ class Statements(Expressions):
                     gates = self._stmt(s.stmt)
                     self._value(getattr(s, "next", None))
                 # any exit under a multi-valued predicate gates the later rounds: a
-                # break or continue, and also a return or a goto out of the loop,
-                # before which the ranks that stay go round again and store what the
-                # leavers do not
-                gate = gate or cond or next(iter(gates.values()), None)
+                # break, and also a return or a goto out of the loop, before which
+                # the ranks that stay go round again and store what the leavers do
+                # not.  Not a continue (``_leaving``): every rank runs the next round.
+                gate = gate or cond or _leaving(gates)
                 phi = phi and "cont" not in gates
                 out.update({k: v for k, v in gates.items() if k not in ("brk", "cont")})
                 self._env = join(before, self._env)
@@ -318,6 +318,20 @@ class Statements(Expressions):
 
     visit_EmptyStatement = visit_Pragma = visit_Asm = _nothing
     visit_PreprocessorLine = visit_Typedef = _nothing
+
+
+def _leaving(gates: dict[str, str]) -> str | None:
+    """The gate of the exits that leave a loop (break, return, goto), not of a
+    ``continue``: a rank that skips the rest of a round under a multi-valued test
+    comes back for the next round with the others, so that round runs on every rank
+    alike, from values the walk already judges -- the tracked locals written after
+    the continue carry its gate (``visit_Compound``: no ``phi`` for it) into the loop
+    head's join, and memory written there is gated where it is written.  As a gate of
+    every later round it made pnetcdf's ``varp = ncp->vars.value[i]``, read fresh at
+    the top of each round, per-process, and with it the error code of
+    ``fill_var_buf(varp, ...)`` (``ncmpio_fill.c``, after a process's own count
+    overflowed; corpus ``correct_continue_skips_the_rest_of_a_round``)."""
+    return next((v for k, v in gates.items() if k != "cont"), None)
 
 
 def _end_at_labels(gates: dict[str, str], item: c_ast.Node) -> None:
