@@ -491,8 +491,12 @@ def test_root_bounded_by_the_size_of_a_member_only_loop() -> None:
         }
         return 0; }""")
     *_, null_test, root_loop = conds(ast, "main")
-    assert rd.reason("main", root_loop) is not None
+    # the ranks past the continue agree on the loop, in the world solve too (they
+    # all hold a communicator, whose size the solve takes as one value); the null
+    # test differs across the world but not within ``comm``
+    assert rd.reason("main", root_loop) is None
     assert rd.reason("main", root_loop, "comm") is None
+    assert rd.reason("main", null_test) is not None
     assert rd.reason("main", null_test, "comm") is None
 
 
@@ -628,15 +632,35 @@ LEAVERS = """int main(void) { int rank, i, k = 0, buf[10];
     return 0; }"""
 
 
-@pytest.mark.parametrize("exit_, inside", [("break", False), ("continue", True)])
-def test_the_processes_still_in_a_loop_agree_on_its_locals(exit_: str, inside: bool) -> None:
+@pytest.mark.parametrize("exit_", ["break", "continue"])
+def test_the_processes_still_in_a_loop_agree_on_its_locals(exit_: str) -> None:
     """After a per-process break the ranks still in the loop ran the same rounds: ``k``
-    is single-valued inside and per-process after the loop.  After a continue, a rank
-    that skipped the rest of a round comes back with the old ``k``: per-process inside
-    too.  Either way the loop's counter ``i``, which every rank still in the loop
-    steps alike, is single-valued in its test (a continue gates no later round:
-    ``statements._leaving``)."""
-    assert verdicts(LEAVERS.replace("EXIT", exit_)) == [False, True, inside, True]
+    is single-valued inside and per-process after the loop.  After a continue, the
+    ranks that run the rest of the round agree on ``k`` there too, and those that
+    skipped it come back at the loop's head with the old ``k``: per-process from the
+    next round on, and after the loop (``statements._skipping``).  Either way the
+    loop's counter ``i``, which every rank steps alike, is single-valued in its test
+    (a continue gates no later round: ``statements._leaving``)."""
+    assert verdicts(LEAVERS.replace("EXIT", exit_)) == [False, True, False, True]
+
+
+CONTINUED = """int main(void) { int rank, i, k = 0, last = 0;
+    MPI_Comm_rank(0, &rank);
+    for (i = 0; i < 4; i++) {
+        if (last > 2) MPI_Barrier(0);
+        if (i == rank) continue;
+        k = i * 2;
+        if (k > 4) MPI_Barrier(0);
+        last = k;
+    }
+    return 0; }"""
+
+
+def test_what_the_rest_of_a_round_writes_differs_in_the_next() -> None:
+    """``last`` is written after a per-process continue: the ranks that run that part
+    agree on it, but at the next round's head the ranks that skipped it hold the old
+    value, so ``last > 2`` (read before the continue) is per-process."""
+    assert verdicts(CONTINUED) == [False, True, True, False]
 
 
 def test_a_break_out_of_a_switch_gates_the_locals_written_after_it() -> None:

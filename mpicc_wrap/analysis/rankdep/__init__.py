@@ -61,14 +61,17 @@ Precision choices (each is conservative in the direction that does not hide a bu
   the test.  Memory that is not a tracked local has no join and is gated at the write;
   functions with ``goto`` gate at the write too (a jump out of an arm skips the join).
   After a return/goto (break/continue) gated by a multi-valued predicate, the rest of
-  the function (loop) is gated too, since the ranks that stay see different values than
-  those that left; after returns only (no goto in the function), not for its tracked
-  locals, which only the ranks that stay read, and they agree on them
-  (``statements._survivors``).  Likewise a loop whose test or break is multi-valued
-  gates the tracked locals it writes at its exit, not inside (the ranks still in the
-  loop ran the same rounds), unless a multi-valued ``continue`` brings ranks back
-  with old values; a switch left by a multi-valued break gates them after it.  Loops
-  whose exit depends on multi-valued values gate their whole body's writes to memory.
+  the function (loop body) is gated too, since the ranks that stay see different values
+  than those that left; after returns, breaks and continues only (no goto in the
+  function), not for its tracked locals, which only the ranks that stay read, and they
+  agree on them (``statements._survivors``).  Likewise a loop whose test or break is
+  multi-valued gates the tracked locals it writes at its exit, not inside (the ranks
+  still in the loop ran the same rounds), unless a multi-valued ``continue`` brings
+  ranks back with old values: the locals written after such a continue carry its test
+  from the loop's head on (``statements._skipping``), and it gates no later round,
+  which every rank runs (``statements._leaving``); a switch left by a multi-valued
+  break gates them after it.  Loops whose exit depends on multi-valued values gate
+  their whole body's writes to memory.
   Functions with ``goto`` use weak updates.
   A function called under a multi-valued predicate makes its writes to non-local memory
   (globals, statics, fields not reached through a parameter or of a local struct)

@@ -54,6 +54,9 @@ class Statements(Expressions):
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
         self._labels: dict[str, dict[str, str]] = {}  # label -> facts of the gotos to it
+        # per loop being walked: the tracked locals written after a multi-valued
+        # continue, with its test (``_skipping``)
+        self._skipped: list[dict[str, str]] = []
         self.steps = 0  # statements walked: a deterministic measure of the work done
         # per function: its size variables (alone.py) and the reasons of its
         # MPI_Comm_rank seeds per communicator text; the reasons met in it so far
@@ -111,7 +114,9 @@ class Statements(Expressions):
         gates: dict[str, str] = {}
         for item in s.block_items or []:
             _end_at_labels(gates, item)
-            with self._gated(next(iter(gates.values()), None), phi=self._survivors(gates)):
+            survivors = self._survivors(gates)
+            with self._gated(next(iter(gates.values()), None), phi=survivors), \
+                    self._skipping(gates.get("cont") if survivors else None):
                 for k, v in self._stmt(item).items():
                     gates.setdefault(k, v)
         return gates
@@ -124,10 +129,37 @@ class Statements(Expressions):
         writes (``_ctrl``) -- but not the tracked locals (``phi``), as at the join of a
         multi-valued ``if``.  A multi-valued break likewise: the loop or switch it
         leaves gates those locals at its end, where the leavers join (``visit_While``,
-        ``visit_Switch``).  Not in a function with ``goto``, whose jumps may reach code
-        before the exit."""
-        return (bool(gates) and set(gates) <= {"func", "brk"} and self._func is not None
-                and not self._func.has_goto)
+        ``visit_Switch``); and a multi-valued continue: the ranks that skipped the rest
+        of the round come back at the loop's head, where the locals written after it
+        carry its test (``_skipping``).  Not in a function with ``goto``, whose jumps
+        may reach code before the exit."""
+        return (bool(gates) and set(gates) <= {"func", "brk", "cont"}
+                and ("cont" not in gates or bool(self._skipped))
+                and self._func is not None and not self._func.has_goto)
+
+    @contextmanager
+    def _skipping(self, reason: str | None) -> Iterator[None]:
+        """Walk the rest of a round after a continue taken under the multi-valued
+        ``reason``: the tracked locals written here differ, at the loop's head, between
+        the ranks that ran this part and those that skipped it (``visit_While`` gates
+        them there); inside it the ranks that run it agree on what it computes from
+        single-valued data, as after a return (pnetcdf's ``err = fill_var_buf(varp,
+        ...)`` after ``if (noFill[i]) continue;``)."""
+        if reason is None:
+            yield
+            return
+        with self._join_frame() as written:
+            yield
+        for name in written:
+            self._skipped[-1].setdefault(name, reason)
+
+    @staticmethod
+    @contextmanager
+    def _popping(stack: list[dict[str, str]]) -> Iterator[None]:
+        try:
+            yield
+        finally:
+            stack.pop()
 
     def _exit(self, kind: str) -> dict[str, str]:
         return {kind: self._ctrl} if self._ctrl else {}
@@ -242,13 +274,16 @@ class Statements(Expressions):
         # exit, where the processes that left earlier join.  Not with a multi-valued
         # continue (who skipped the rest of a round comes back) nor with goto.
         phi = self._func is not None and not self._func.has_goto
-        with self._join_frame() as written:
+        self._skipped.append({})
+        with self._join_frame() as written, self._popping(self._skipped):
             while True:
                 before = dict(self._env)
                 old_gate, old_phi = gate, phi
                 cond = self._value(s.cond) if s.cond is not None else None
                 with self._gated(cond or gate, phi=phi):
                     gates = self._stmt(s.stmt)
+                    for name, why in self._skipped[-1].items():  # back from a continue
+                        self._taint(name, why)
                     self._value(getattr(s, "next", None))
                 # any exit under a multi-valued predicate gates the later rounds: a
                 # break, and also a return or a goto out of the loop, before which
