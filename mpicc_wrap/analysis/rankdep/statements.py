@@ -156,6 +156,7 @@ class Statements(Expressions):
     @staticmethod
     @contextmanager
     def _popping(stack: list[dict[str, str]]) -> Iterator[None]:
+        """Pop ``stack``'s top when the block ends, however it ends."""
         try:
             yield
         finally:
@@ -360,12 +361,11 @@ def _leaving(gates: dict[str, str]) -> str | None:
     ``continue``: a rank that skips the rest of a round under a multi-valued test
     comes back for the next round with the others, so that round runs on every rank
     alike, from values the walk already judges -- the tracked locals written after
-    the continue carry its gate (``visit_Compound``: no ``phi`` for it) into the loop
-    head's join, and memory written there is gated where it is written.  As a gate of
-    every later round it made pnetcdf's ``varp = ncp->vars.value[i]``, read fresh at
-    the top of each round, per-process, and with it the error code of
-    ``fill_var_buf(varp, ...)`` (``ncmpio_fill.c``, after a process's own count
-    overflowed; corpus ``correct_continue_skips_the_rest_of_a_round``)."""
+    the continue carry its test from the loop's head on (``Statements._skipping``),
+    and memory written there is gated where it is written.  As a gate of every later
+    round it made values read fresh at the top of each round per-process (one
+    warning of pnetcdf's ``ncmpio_wait.c``, whose request loops skip entries per
+    process; corpus ``correct_continue_skips_the_rest_of_a_round``)."""
     return next((v for k, v in gates.items() if k != "cont"), None)
 
 
