@@ -153,14 +153,16 @@ class Statements(Expressions):
         for name in written:
             self._skipped[-1].setdefault(name, reason)
 
-    @staticmethod
     @contextmanager
-    def _popping(stack: list[dict[str, str]]) -> Iterator[None]:
-        """Pop ``stack``'s top when the block ends, however it ends."""
+    def _loop_skips(self) -> Iterator[dict[str, str]]:
+        """The tracked locals written after a multi-valued continue of the loop being
+        walked, with its test (``_skipping`` fills it); the enclosing loop's again on
+        leaving."""
+        self._skipped.append({})
         try:
-            yield
+            yield self._skipped[-1]
         finally:
-            stack.pop()
+            self._skipped.pop()
 
     def _exit(self, kind: str) -> dict[str, str]:
         return {kind: self._ctrl} if self._ctrl else {}
@@ -275,15 +277,14 @@ class Statements(Expressions):
         # exit, where the processes that left earlier join.  Not with a multi-valued
         # continue (who skipped the rest of a round comes back) nor with goto.
         phi = self._func is not None and not self._func.has_goto
-        self._skipped.append({})
-        with self._join_frame() as written, self._popping(self._skipped):
+        with self._join_frame() as written, self._loop_skips() as skipped:
             while True:
                 before = dict(self._env)
                 old_gate, old_phi = gate, phi
                 cond = self._value(s.cond) if s.cond is not None else None
                 with self._gated(cond or gate, phi=phi):
                     gates = self._stmt(s.stmt)
-                    for name, why in self._skipped[-1].items():  # back from a continue
+                    for name, why in skipped.items():  # back from a continue
                         self._taint(name, why)
                     self._value(getattr(s, "next", None))
                 # any exit under a multi-valued predicate gates the later rounds: a
