@@ -6,21 +6,31 @@ and libsc's headers, fftw's ``ifftw.h`` or hdf5's declare hundreds of functions,
 types and enumerations of which a TU uses a handful.
 
 The rule is reachability over names.  The roots are kept whole: every function
-definition, every declaration with an initialiser (a table of function pointers takes
-their addresses), every pragma, and anything this scanner does not fully understand
-(a K&R definition, unbalanced text, a declaration that declares no name it can see).
-Every other file-scope declaration -- a prototype, a typedef, a struct, union or enum
-definition, an ``extern`` or tentative object -- is kept when one of the names it
-declares (declarator names, tags, enumerators) occurs as a word in something kept,
-and then its own words count too; what is never reached is replaced by blanks
-(newlines kept, so every coordinate still indexes the text the rewriter patches).
-The compiler sees the source as written.
+definition with external linkage, every declaration with an initialiser (a table of
+function pointers takes their addresses), every pragma, and anything this scanner
+does not fully understand (a K&R definition, unbalanced text, a declaration that
+declares no name it can see).  Every other file-scope declaration -- a prototype, a
+typedef, a struct, union or enum definition, an ``extern`` or tentative object, a
+``static`` function definition -- is kept when one of the names it declares
+(declarator names, tags, enumerators) occurs as a word in something kept, and then its
+own words count too; what is never reached is replaced by blanks (newlines kept, so
+every coordinate still indexes the text the rewriter patches).  The compiler sees the
+source as written.
+
+Static functions are most of what a project's headers give a TU: p4est's TUs parse
+3,362 function definitions from libsc's and p4est's headers (``sc_array_index`` and
+its kin, in each of 99 TUs) against 1,248 of their own, and most are never called.
+One no kept code names is never run from this TU (it has internal linkage, and
+nothing takes its address) and no other file can see it; only one marked
+``constructor``, ``destructor`` or ``used`` stays a root.
 
 Why this cannot change what the analysis finds: a dropped declaration declares only
 names that no kept code spells, so no statement the analysis walks refers to it, no
 kept declaration needs its type, tag or enumerator to parse or to be typed
 (``rankdep/layouts.py`` follows only spelled typedef names and tags), and no function
-address is taken in it (initialisers are roots).  Words are compared without regard to
+address is taken in it (initialisers are roots), and a dropped static function is
+dead code in this TU: what it would do or warn about can happen only in a TU that
+calls it, which keeps it.  Words are compared without regard to
 C's name spaces (a field called ``plan`` keeps a typedef ``plan``), which only keeps
 more.  The dropped names are returned: a callee's summary may name a communicator
 through a file-scope function or object (``get_comm()``), and
@@ -56,6 +66,9 @@ _KEYWORDS = frozenset({
     "__typeof", "typeof", "__thread", "__signed", "__int128", "static_assert",
 })
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
+# Attributes under which a static function runs, or must be emitted, unnamed.
+_RUNS_UNNAMED = frozenset({"constructor", "__constructor__", "destructor", "__destructor__",
+                           "used", "__used__"})
 
 
 def prune(text: str) -> tuple[str, frozenset[str]]:
@@ -65,8 +78,10 @@ def prune(text: str) -> tuple[str, frozenset[str]]:
     toks = [m.group() for m in found]
     used: set[str] = set()
     candidates: list[_Candidate] = []
-    for first, last, root in _items(toks):
-        declared = None if root else _declared(toks, first, last + 1)
+    for first, last, root, body in _items(toks):
+        if body >= 0:  # a function definition: a root unless static and plain
+            root = not _internal(toks, first, body)
+        declared = None if root else _declared(toks, first, body if body >= 0 else last + 1)
         if declared is None:
             used.update(_words(toks, first, last))
         else:
@@ -117,23 +132,24 @@ def _reach(toks: list[str], candidates: list[_Candidate], used: set[str]) -> set
     return kept
 
 
-def _items(toks: list[str]) -> list[tuple[int, int, bool]]:
-    """File-scope items as (first, last token, root): a declaration up to its ``;``
-    (a root when it is a pragma), or a function definition up to its closing ``}`` (a
-    root).  Unbalanced or unterminated text ends the list with one root holding the
-    rest."""
-    items: list[tuple[int, int, bool]] = []
+def _items(toks: list[str]) -> list[tuple[int, int, bool, int]]:
+    """File-scope items as (first, last token, root, body): a declaration up to its
+    ``;`` (a root when it is a pragma; body -1), or a function definition up to its
+    closing ``}`` (body: the index of its opening ``{``).  Unbalanced or unterminated
+    text ends the list with one root holding the rest."""
+    items: list[tuple[int, int, bool, int]] = []
     i, n = 0, len(toks)
     while i < n:
-        depth, paren, prev, body, j = 0, 0, "", False, i
+        depth, paren, prev, body, j = 0, 0, "", -1, i
         while j < n:
             tok = toks[j]
             if tok == "{":
-                body = body or (depth == 0 and paren == 0 and prev == ")")
+                if body < 0 and depth == 0 and paren == 0 and prev == ")":
+                    body = j
                 depth += 1
             elif tok == "}":
                 depth -= 1
-                if depth < 0 or (depth == 0 and body):
+                if depth < 0 or (depth == 0 and body >= 0):
                     break
             elif tok == "(":
                 paren += 1
@@ -144,11 +160,19 @@ def _items(toks: list[str]) -> list[tuple[int, int, bool]]:
             prev = tok
             j += 1
         if j >= n or depth < 0:
-            items.append((i, n - 1, True))
+            items.append((i, n - 1, True, -1))
             break
-        items.append((i, j, body or toks[i] == "#"))
+        items.append((i, j, body >= 0 or toks[i] == "#", body))
         i = j + 1
     return items
+
+
+def _internal(toks: list[str], first: int, body: int) -> bool:
+    """Whether the function definition whose head is ``toks[first:body]`` is
+    ``static`` and marked by no attribute that makes it run or stay without being
+    named (a constructor, ``used``)."""
+    head = toks[first:body]
+    return "static" in head and _RUNS_UNNAMED.isdisjoint(head)
 
 
 def _declared(toks: list[str], i: int, end: int) -> tuple[set[str], set[str]] | None:

@@ -77,7 +77,8 @@ FEATURES = {
                                " int *p = (int[]){1,2}; (void)a; (void)s; (void)p;}",
     "static-assert-alignas": "_Static_assert(1, \"x\"); _Alignas(16) int al;"
                              " int f(void){ return _Alignof(int); }",
-    "bool-inline-restrict": "static inline _Bool f(int *restrict p){ return *p; }",
+    "bool-inline-restrict": "static inline _Bool f(int *restrict p){ return *p; }"
+                            " int g(int *q){ return f(q); }",
     "knr": "int f(a, b) int a; char *b; { return a + (b != 0); }",
     "variadic-va-arg": "int f(int n, ...){ va_list ap; va_start(ap, n);"
                        " int x = va_arg(ap, int); va_end(ap); return x; }",
@@ -131,8 +132,8 @@ def test_mpi_h_is_a_system_header_and_user_headers_are_user_code(
         tmp_path: Path, options: Options) -> None:
     (tmp_path / "helper.h").write_text(
         "static inline void sync_all(void) {\n    MPI_Barrier(MPI_COMM_WORLD);\n}\n")
-    tu = parse(tmp_path, PRELUDE + '#include "helper.h"\nint x;\n', options)
-    assert set(functions(tu)) == {"sync_all"}
+    tu = parse(tmp_path, PRELUDE + '#include "helper.h"\nvoid g(void) { sync_all(); }\n', options)
+    assert set(functions(tu)) == {"sync_all", "g"}
     assert not any(getattr(n, "name", None) == "MPI_Barrier" for n in tu.ast.ext)
     (call,) = calls(tu.ast, "MPI_Barrier")
     assert tu.loc(Pos(call.coord.line, call.coord.column)).file == "helper.h"
@@ -143,7 +144,7 @@ def test_noreturn_from_headers_and_user_code(tmp_path: Path, options: Options) -
     src = PRELUDE + (
         "_Noreturn void die1(void);\nvoid die2(int) __attribute__((noreturn));\n"
         "__attribute__((__noreturn__)) static void die3(void) { exit(1); }\nvoid live(void);\n"
-        "void use(int c) { if (c) die1(); if (c > 1) die2(c); live(); }\n")
+        "void use(int c) { if (c) die1(); if (c > 1) die2(c); if (c > 2) die3(); live(); }\n")
     tu = parse(tmp_path, src, options)
     assert {"exit", "abort", "longjmp", "die1", "die2", "die3"} <= tu.noreturn
     assert "live" not in tu.noreturn and "malloc" not in tu.noreturn

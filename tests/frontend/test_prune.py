@@ -147,3 +147,38 @@ def test_a_text_the_prune_breaks_is_parsed_whole(monkeypatch: pytest.MonkeyPatch
     tu = parse_source("#include <mpi.h>\ntypedef int Gnum;\nint f(Gnum g) { return g; }\n")
     assert parser.COUNTERS["fast"] == before + 2 and tu.pruned == frozenset()
     assert [getattr(d, "name", None) or d.decl.name for d in tu.ast.ext] == ["Gnum", "f"]
+
+
+def test_static_functions_nothing_kept_calls_are_blanked() -> None:
+    """A static definition is kept only when kept code names it (``used`` through
+    ``chain``, ``handler`` through a table); unnamed ones, a recursive one naming only
+    itself and the prototype only they name go.  Functions with external linkage, K&R
+    ones and those marked to run or stay unnamed are roots."""
+    src = ("static inline int helper(int x) { return x + 1; }\n"
+           "static int rec(int n) { return n ? rec(n - 1) : only_rec(); }\n"
+           "int only_rec(void);\n"
+           "static int used(int y) { return y; }\n"
+           "static int chain(int n) { return used(n); }\n"
+           "static void handler(void) { }\n"
+           "static void (*const table[])(void) = { handler };\n"
+           "static void __attribute__((constructor)) setup(void) { }\n"
+           "static void __attribute__((used)) kept(void) { }\n"
+           "static int knr(a) int a; { return a; }\n"
+           "inline int plain_inline(void) { return 0; }\n"
+           "int main(void) { return chain(1); }\n")
+    out, names = prune(src)
+    assert names == {"helper", "rec", "only_rec"}
+    assert blanked(src, out) == src.splitlines()[:3]
+
+
+def test_a_header_function_the_file_never_calls_is_neither_parsed_nor_warned() -> None:
+    """A header's static inline function with a rank-dependent collective: warned in
+    the TU that calls it, absent from one that does not (it never runs there)."""
+    header = ("static inline void sync_if(int r) { if (r == 0)"
+              " MPI_Barrier(MPI_COMM_WORLD); }\n")
+    caller = ("void f(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); sync_if(r); }\n")
+    other = "int g(int x) { return x + 1; }\n"
+    with_call = parse_source("#include <mpi.h>\n" + header + caller)
+    without = parse_source("#include <mpi.h>\n" + header + other)
+    assert unit.analyse(with_call, {}).findings
+    assert without.pruned == {"sync_if"} and not unit.analyse(without, {}).findings
