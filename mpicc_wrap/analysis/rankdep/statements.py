@@ -114,6 +114,9 @@ class Statements(Expressions):
         gates: dict[str, str] = {}
         for item in s.block_items or []:
             _end_at_labels(gates, item)
+            if not gates:  # nothing left under a gate: both contexts below are no-ops
+                gates.update(self._stmt(item))
+                continue
             survivors = self._survivors(gates)
             with self._gated(next(iter(gates.values()), None), phi=survivors), \
                     self._skipping(gates.get("cont") if survivors else None):
