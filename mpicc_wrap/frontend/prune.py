@@ -169,10 +169,18 @@ def _items(toks: list[str]) -> list[tuple[int, int, bool, int]]:
 
 def _internal(toks: list[str], first: int, body: int) -> bool:
     """Whether the function definition whose head is ``toks[first:body]`` is
-    ``static`` and marked by no attribute that makes it run or stay without being
-    named (a constructor, ``used``)."""
+    ``static`` (outside parentheses: ``int f(int a[static 4])`` has external linkage)
+    and marked by no attribute that makes it run or stay without being named (a
+    constructor, ``used``)."""
     head = toks[first:body]
-    return "static" in head and _RUNS_UNNAMED.isdisjoint(head)
+    if not _RUNS_UNNAMED.isdisjoint(head):
+        return False
+    depth = 0
+    for tok in head:
+        depth += (tok in ("(", "[")) - (tok in (")", "]"))
+        if depth == 0 and tok == "static":
+            return True
+    return False
 
 
 def _declared(toks: list[str], i: int, end: int) -> tuple[set[str], set[str]] | None:

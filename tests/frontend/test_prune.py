@@ -152,8 +152,10 @@ def test_a_text_the_prune_breaks_is_parsed_whole(monkeypatch: pytest.MonkeyPatch
 def test_static_functions_nothing_kept_calls_are_blanked() -> None:
     """A static definition is kept only when kept code names it (``used`` through
     ``chain``, ``handler`` through a table); unnamed ones, a recursive one naming only
-    itself and the prototype only they name go.  Functions with external linkage, K&R
-    ones and those marked to run or stay unnamed are roots."""
+    itself, one whose ``static`` follows an attribute, and the prototype only they
+    name go.  Functions with external linkage (``static`` inside an array parameter
+    is not a storage class), K&R ones and those marked to run or stay unnamed are
+    roots."""
     src = ("static inline int helper(int x) { return x + 1; }\n"
            "static int rec(int n) { return n ? rec(n - 1) : only_rec(); }\n"
            "int only_rec(void);\n"
@@ -165,10 +167,12 @@ def test_static_functions_nothing_kept_calls_are_blanked() -> None:
            "static void __attribute__((used)) kept(void) { }\n"
            "static int knr(a) int a; { return a; }\n"
            "inline int plain_inline(void) { return 0; }\n"
+           "int array_param(int a[static 4]) { return a[0]; }\n"
+           "__attribute__((always_inline)) static inline int late(void) { return 0; }\n"
            "int main(void) { return chain(1); }\n")
     out, names = prune(src)
-    assert names == {"helper", "rec", "only_rec"}
-    assert blanked(src, out) == src.splitlines()[:3]
+    assert names == {"helper", "rec", "only_rec", "late"}
+    assert blanked(src, out) == [*src.splitlines()[:3], src.splitlines()[-2]]
 
 
 def test_a_header_function_the_file_never_calls_is_neither_parsed_nor_warned() -> None:
