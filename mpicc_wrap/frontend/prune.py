@@ -22,7 +22,8 @@ Static functions are most of what a project's headers give a TU: p4est's TUs par
 its kin, in each of 99 TUs) against 1,248 of their own, and most are never called.
 One no kept code names is never run from this TU (it has internal linkage, and
 nothing takes its address) and no other file can see it; only one marked
-``constructor``, ``destructor`` or ``used`` stays a root.
+``constructor``, ``destructor`` or ``used`` stays a root, and one an ``alias``,
+``weakref`` or ``ifunc`` attribute names in a string is kept.
 
 Why this cannot change what the analysis finds: a dropped declaration declares only
 names that no kept code spells, so no statement the analysis walks refers to it, no
@@ -67,6 +68,8 @@ _KEYWORDS = frozenset({
 })
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
 # Attributes under which a static function runs, or must be emitted, unnamed.
+# Attributes that name a function in a string (``_aliased``).
+_ALIASING = frozenset({"alias", "__alias__", "weakref", "__weakref__", "ifunc", "__ifunc__"})
 _RUNS_UNNAMED = frozenset({"constructor", "__constructor__", "destructor", "__destructor__",
                            "used", "__used__"})
 
@@ -76,7 +79,7 @@ def prune(text: str) -> tuple[str, frozenset[str]]:
     names (not tags) those declarations declared."""
     found = list(_TOKEN.finditer(text))
     toks = [m.group() for m in found]
-    used: set[str] = set()
+    used: set[str] = _aliased(toks)
     candidates: list[_Candidate] = []
     for first, last, root, body in _items(toks):
         if body >= 0:  # a function definition: a root unless static and plain
@@ -165,6 +168,13 @@ def _items(toks: list[str]) -> list[tuple[int, int, bool, int]]:
         items.append((i, j, body >= 0 or toks[i] == "#", body))
         i = j + 1
     return items
+
+
+def _aliased(toks: list[str]) -> set[str]:
+    """The functions ``alias("f")``, ``weakref("f")`` or ``ifunc("f")`` attributes name
+    in a string: another name for ``f`` (or its resolver) runs it, so it is kept."""
+    return {toks[k + 2][1:-1] for k in range(len(toks) - 2)
+            if toks[k] in _ALIASING and toks[k + 1] == "(" and toks[k + 2][:1] == '"'}
 
 
 def _internal(toks: list[str], first: int, body: int) -> bool:
