@@ -67,9 +67,9 @@ _KEYWORDS = frozenset({
     "__typeof", "typeof", "__thread", "__signed", "__int128", "static_assert",
 })
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
-# Attributes under which a static function runs, or must be emitted, unnamed.
 # Attributes that name a function in a string (``_aliased``).
 _ALIASING = frozenset({"alias", "__alias__", "weakref", "__weakref__", "ifunc", "__ifunc__"})
+# Attributes under which a static function runs, or must be emitted, unnamed.
 _RUNS_UNNAMED = frozenset({"constructor", "__constructor__", "destructor", "__destructor__",
                            "used", "__used__"})
 
