@@ -3,8 +3,9 @@
 A TU including mpi.h and stdio.h is ~9,000 preprocessed lines, nearly all system
 headers.  Re-parsing them for every TU costs far more than compiling it, so the
 frontend blanks them out and seeds the parser with the header facts gathered here:
-the typedef names (so user declarations parse) and the functions declared
-``_Noreturn`` / ``__attribute__((noreturn))`` (so the analysis knows exits).
+the typedef names (so user declarations parse), the functions declared
+``_Noreturn`` / ``__attribute__((noreturn))`` (so the analysis knows exits) and the
+names the headers call (``CALLED``: the call graph's libc and friends).
 The cache is keyed by a hash of the header text, so it is valid across projects
 and compilers that produce the same headers, and safe under ``make -j`` (atomic
 ``os.replace``; a corrupt or unreadable entry is simply re-parsed).
@@ -16,6 +17,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,7 +31,9 @@ from mpicc_wrap.frontend.prototypes import const_pointer_params
 from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.switches import Options, cache_dir
 
-FORMAT = "mpicc-wrap-headers-3"  # bump when the cached content changes meaning
+FORMAT = "mpicc-wrap-headers-4"  # bump when the cached content changes meaning
+# A name followed by ``(``: what a header calls or declares (``HeaderInfo.calls``).
+CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 # Types GCC knows without a declaration that pycparserext does not.
 BUILTIN_TYPES = frozenset(
@@ -54,6 +58,7 @@ class HeaderInfo:
     noreturn: frozenset[str]
     const_params: dict[str, frozenset[int]] = field(default_factory=dict)  # prototypes.py
     scalars: frozenset[str] = frozenset()  # typedef names of arithmetic types (scalars.py)
+    calls: frozenset[str] = frozenset()  # names followed by "(" (CALLED)
 
 
 def forget() -> None:
@@ -74,7 +79,7 @@ def header_info_chain(chunks: list[str], options: Options) -> HeaderInfo | None:
     first includes (mpi.h, typically) share that work.  If a chunk does not parse
     alone (a header opened inside a declaration), all chunks are parsed as one text.
     """
-    key, typedefs, noreturn = FORMAT, frozenset[str](), frozenset[str]()
+    key, typedefs, noreturn, calls = FORMAT, frozenset[str](), frozenset[str](), frozenset[str]()
     const: dict[str, frozenset[int]] = {}
     arithmetic = frozenset[str]()
     for chunk in chunks:
@@ -88,7 +93,8 @@ def header_info_chain(chunks: list[str], options: Options) -> HeaderInfo | None:
         typedefs, noreturn = typedefs | info.typedefs, noreturn | info.noreturn
         const.update(info.const_params)
         arithmetic |= info.scalars
-    return HeaderInfo(typedefs, noreturn, const, arithmetic)
+        calls |= info.calls
+    return HeaderInfo(typedefs, noreturn, const, arithmetic, calls)
 
 
 def header_info(text: str, options: Options) -> HeaderInfo | None:
@@ -124,7 +130,8 @@ def _parse_headers(text: str, seeds: frozenset[str],
     typedefs = {n.name for n in ast.ext if isinstance(n, c_ast.Typedef) and n.name}
     return HeaderInfo(frozenset(typedefs), frozenset(noreturn_names(ast.ext)),
                       const_pointer_params(ast.ext),
-                      scalar_typedefs(ast.ext, arithmetic) - arithmetic)
+                      scalar_typedefs(ast.ext, arithmetic) - arithmetic,
+                      frozenset(CALLED.findall(text)))
 
 
 def noreturn_names(nodes: list[c_ast.Node]) -> set[str]:
@@ -170,7 +177,7 @@ def _load(path: str) -> tuple[bool, HeaderInfo | None]:
             return True, None
         const = {name: frozenset(ix) for name, ix in data["const_params"].items()}
         return True, HeaderInfo(frozenset(data["typedefs"]), frozenset(data["noreturn"]),
-                                const, frozenset(data["scalars"]))
+                                const, frozenset(data["scalars"]), frozenset(data["calls"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False, None
 
@@ -181,7 +188,8 @@ def _store(path: str, info: HeaderInfo | None) -> None:
             "noreturn": sorted(info.noreturn) if info else [],
             "const_params": {n: sorted(ix) for n, ix in sorted(info.const_params.items())}
             if info else {},
-            "scalars": sorted(info.scalars) if info else []}
+            "scalars": sorted(info.scalars) if info else [],
+            "calls": sorted(info.calls) if info else []}
     write_atomic(path, json.dumps(data))
 
 

@@ -40,7 +40,6 @@ T = TypeVar("T")
 _LINEMARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)(?:\s+"((?:[^"\\]|\\.)*)")?([\s\d]*)$')
 _PRAGMA = re.compile(r"^\s*#\s*pragma\b")
 _ESCAPE = re.compile(r"\\(.)")
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _ERROR_POS = re.compile(r":(\d+)(?::(\d+))?:\s*(.*)$", re.S)
 _DEEP_THREAD = "mpicc-wrap-deep-stack"
 STACK_BYTES = 512 << 20  # virtual; only the pages a deep parse touches are used
@@ -80,11 +79,13 @@ class SplitText:
         return ["\n".join(c) for c in chunks if c]
 
     def system_calls(self) -> frozenset[str]:
-        """Names followed by ``(`` on system-header lines (libc and friends)."""
+        """Names followed by ``(`` on system-header lines (libc and friends), but
+        for pragmas (``#pragma GCC visibility push(default)`` calls nothing): what
+        the header cache lists (``HeaderInfo.calls``) when it cannot."""
         names: set[str] = set()
         for line, kind in zip(self.lines, self.kinds, strict=True):
-            if kind == SYSTEM and "(" in line:
-                names.update(_CALLED.findall(line))
+            if kind == SYSTEM and "(" in line and not _PRAGMA.match(line):
+                names.update(headercache.CALLED.findall(line))
         return frozenset(names)
 
     def user_lines(self) -> int:
@@ -168,8 +169,9 @@ def parse(text: str, main_file: str, compiler: list[str], options: Options) -> P
     if attempt.mode == "full":
         ast.ext = [n for n in ast.ext if _is_user_node(n, st)]
     names = handles.handle_names(compiler, options) if compiler else {}
+    calls = info.calls if info is not None else st.system_calls()
     return ParsedTU(ast, text, main_file, st.linemap, st.user_lines(), frozenset(noreturn),
-                    names, st.system_calls(), const, arithmetic, pruned)
+                    names, calls, const, arithmetic, pruned)
 
 
 def _parse_attempt(st: SplitText, attempt: _Attempt

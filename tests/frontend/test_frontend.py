@@ -327,6 +327,27 @@ def test_system_calls_use_the_frontends_one_notion_of_a_system_header() -> None:
     assert parser.split(text, "src.c").system_calls() == {"printf"}
 
 
+def test_system_calls_come_from_the_header_cache_without_pragmas(tmp_path: Path) -> None:
+    """The names a system header calls are cached with its other facts (a search per
+    TU cost p4est's 11 % of the frontend), from memory, from disk and computed alike;
+    a pragma's ``push(default)`` calls nothing, so a project function ``push`` stays
+    unknown (it may run collectives) instead of being taken for libc."""
+    opts = Options(cache=str(tmp_path / "cache"))
+    flags = system_header(tmp_path, "#pragma GCC visibility push(default)\n"
+                                    "int lib_call_9a(int);\n#define LIB_X 1\n")
+    src = "#include <lib.h>\nint push(int);\nint f(void) { return lib_call_9a(push(1)); }\n"
+    headercache.forget()
+    before = headercache.COUNTERS["header_parse"]
+    first = parse(tmp_path, src, opts, flags)
+    headercache.forget()
+    again = parse(tmp_path, src, opts, flags)
+    assert headercache.COUNTERS["header_parse"] == before + 1
+    assert "lib_call_9a" in first.system_calls and "push" not in first.system_calls
+    assert again.system_calls == first.system_calls
+    text = '# 1 "src.c"\n# 1 "/usr/include/x.h" 1 3 4\n#pragma pack(push, 1)\nint g(void);\n'
+    assert parser.split(text, "src.c").system_calls() == {"g"}
+
+
 def test_marker_file_names_are_unescaped() -> None:
     """cpp escapes '"' and '\\' in a marker's file name; the line map names the file
     as the file system does (and a name without escapes as it is)."""
