@@ -82,7 +82,7 @@ def prune(text: str) -> tuple[str, frozenset[str]]:
     used: set[str] = _aliased(toks)
     candidates: list[_Candidate] = []
     for first, last, root, body in _items(toks):
-        if body >= 0:  # a function definition: a root unless static and plain
+        if body >= 0 and not root:  # a definition: a root unless static and plain
             root = not _internal(toks, first, body)
         declared = None if root else _declared(toks, first, body if body >= 0 else last + 1)
         if declared is None:
@@ -137,9 +137,11 @@ def _reach(toks: list[str], candidates: list[_Candidate], used: set[str]) -> set
 
 def _items(toks: list[str]) -> list[tuple[int, int, bool, int]]:
     """File-scope items as (first, last token, root, body): a declaration up to its
-    ``;`` (a root when it is a pragma; body -1), or a function definition up to its
-    closing ``}`` (body: the index of its opening ``{``).  Unbalanced or unterminated
-    text ends the list with one root holding the rest."""
+    ``;`` or a function definition up to its closing ``}`` (body: the index of its
+    opening ``{``, else -1).  A root here when it starts with a pragma (a pragma has
+    no ``;``: the next declaration or definition is in its item); whether another
+    definition is one is the caller's rule (``_internal``).  Unbalanced or
+    unterminated text ends the list with one root holding the rest."""
     items: list[tuple[int, int, bool, int]] = []
     i, n = 0, len(toks)
     while i < n:
@@ -165,7 +167,7 @@ def _items(toks: list[str]) -> list[tuple[int, int, bool, int]]:
         if j >= n or depth < 0:
             items.append((i, n - 1, True, -1))
             break
-        items.append((i, j, body >= 0 or toks[i] == "#", body))
+        items.append((i, j, toks[i] == "#", body))
         i = j + 1
     return items
 
@@ -194,9 +196,10 @@ def _internal(toks: list[str], first: int, body: int) -> bool:
 
 
 def _declared(toks: list[str], i: int, end: int) -> tuple[set[str], set[str]] | None:
-    """(names, tags) the body-less declaration ``toks[i:end]`` declares; None when it
-    must be kept: an initialiser, a K&R parameter list, a brace not opening a
-    struct/union/enum body, or no name found."""
+    """(names, tags) the body-less declaration ``toks[i:end]`` (or the head of a
+    function definition, up to its body) declares; None when it must be kept: an
+    initialiser, a K&R parameter list, a brace not opening a struct/union/enum body,
+    or no name found."""
     names: set[str] = set()
     tags: set[str] = set()
     last, named = "", False  # the current declarator's last word; its name is known
