@@ -79,14 +79,11 @@ class SplitText:
         return ["\n".join(c) for c in chunks if c]
 
     def system_calls(self) -> frozenset[str]:
-        """Names followed by ``(`` on system-header lines (libc and friends), but
-        for pragmas (``#pragma GCC visibility push(default)`` calls nothing): what
-        the header cache lists (``HeaderInfo.calls``) when it cannot."""
-        names: set[str] = set()
-        for line, kind in zip(self.lines, self.kinds, strict=True):
-            if kind == SYSTEM and "(" in line and not _PRAGMA.match(line):
-                names.update(headercache.CALLED.findall(line))
-        return frozenset(names)
+        """Names followed by ``(`` in the system-header chunks, which hold no pragma
+        (``#pragma GCC visibility push(default)`` calls nothing): what the header
+        cache lists (``HeaderInfo.calls``), for when it cannot."""
+        return frozenset(name for chunk in self.system_chunks()
+                         for name in headercache.CALLED.findall(chunk))
 
     def user_lines(self) -> int:
         pairs = zip(self.lines, self.kinds, strict=True)
