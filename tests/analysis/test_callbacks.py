@@ -3,6 +3,8 @@ in the file and for a caller in another file."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from pycparser import c_ast
 from test_rankdep import analyse, verdicts
 
@@ -194,6 +196,46 @@ def test_a_callback_the_application_does_not_know_is_an_unknown_call() -> None:
         "Forest *forest_new(", "init_t pick(void);\nForest *forest_new(")
     assert verdicts(src, external=_forest()) == [True, False]
     assert _app("*q = which;", "0") == [False, False]  # no callback at all
+
+
+# p4est_wrap.c passes `weight_exponent ? partition_weight : NULL`: the library calls
+# back one of the conditional's functions, here alike on every process
+CHOSEN = """
+typedef struct forest { int rank; void *user; long nlocal; long *quads; } Forest;
+typedef void (*init_t)(Forest *f, long which, long *q);
+typedef struct ctx { int steps; } Ctx;
+Forest *forest_new(int n, init_t init_fn, void *user);
+static void one(Forest *f, long which, long *q) { ((Ctx *) f->user)->steps = 1; }
+static void two(Forest *f, long which, long *q) { ((Ctx *) f->user)->steps = 2; }
+int main(void) {
+    Ctx c; Forest *f; int me;
+    MPI_Comm_rank(0, &me);
+    c.steps = 3;
+    f = forest_new(4, CHOICE, &c);
+    if (((Ctx *) f->user)->steps > 0) MPI_Barrier(0);
+    return 0;
+}
+"""
+
+
+def _chosen(choice: str) -> bool:
+    """Whether the barrier's test may differ (the conditional is a test too)."""
+    alike = dataclasses.replace(_forest()["forest_new"], callback_rank=[])
+    return verdicts(CHOSEN.replace("CHOICE", choice), external={"forest_new": alike})[-1]
+
+
+def test_a_callback_chosen_by_a_conditional_is_called_back_as_each_arm() -> None:
+    # before: a conditional was an unknown function, which could write all the
+    # library hands it from all of it (the forest, whose rank and counts differ)
+    assert not _chosen("c.steps > 1 ? one : two")
+    assert not _chosen("c.steps > 1 ? one : 0")
+    assert not _chosen("c.steps > 1 ? (init_t) 0 : &two")
+
+
+def test_a_callback_chosen_per_process_runs_on_some_processes() -> None:
+    # rank 0 stores 2, the others 1: each arm runs on some processes only
+    assert _chosen("me ? one : two")
+    assert _chosen("me ? one : 0")
 
 
 def test_a_callback_writes_through_its_parameter_in_a_function_it_hands_it_to() -> None:

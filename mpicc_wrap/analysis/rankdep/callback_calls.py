@@ -49,6 +49,9 @@ class CallbackCalls(PointsTo):
     def _seed(self, e: c_ast.Node, template: str) -> str:
         raise NotImplementedError
 
+    def _value(self, e: c_ast.Node) -> str | None:
+        raise NotImplementedError
+
     def _write(self, targets: list[Target], reason: str | None, strong: bool,
                mask: int | None = None) -> None:
         raise NotImplementedError
@@ -112,22 +115,27 @@ class CallbackCalls(PointsTo):
             arg = args[k] if k < len(args) else None
             if arg is None or _is_null(arg):
                 continue
-            fn = callbacks.named(arg)
-            own = self._own_param(fn) if fn is not None else None
-            if own is not None and self._deferred(own, handed,
-                                                  k in ranked or bool(self._ctrl)):
-                continue
-            why = self._seed(e, f"depends on the process rank ({name}() calls it back "
-                                f"on some processes, at {{loc}})") if k in ranked else None
-            through = self._run_back(fn, handed, why)
-            if through is None:  # unknown: it may write all it is handed, from all of it
-                why = why or self.store.first(_locs(t for ts in handed.values() for t in ts))
-                through = set(handed) | returned
-                for i in sorted(through):
-                    self._write(handed.get(i, []), why, strong=False)
-            if through & returned:
-                result = result or why or self._seed(e, f"depends on the process rank "
-                                                        f"(written back by {name}() at {{loc}})")
+            fns, conds = callbacks.candidates(arg)  # ``c ? f : NULL``: f, chosen by c
+            chosen = next((r for r in map(self._value, conds) if r), None)
+            some = self._seed(e, f"depends on the process rank ({name}() calls it back "
+                                 f"on some processes, at {{loc}})") if k in ranked else None
+            for fn in fns:
+                own = self._own_param(fn) if fn is not None else None
+                if own is not None and self._deferred(
+                        own, handed, k in ranked or bool(self._ctrl or chosen)):
+                    continue
+                why = some or chosen  # a choice that differs: each runs on some processes
+                through = self._run_back(fn, handed, why)
+                if through is None:  # unknown: it may write all it is handed, from all of it
+                    why = why or self.store.first(
+                        _locs(t for ts in handed.values() for t in ts))
+                    through = set(handed) | returned
+                    for i in sorted(through):
+                        self._write(handed.get(i, []), why, strong=False)
+                if through & returned:
+                    result = result or why or self._seed(
+                        e, f"depends on the process rank (written back by {name}() at "
+                           f"{{loc}})")
         return result
 
     def _run_back(self, fn: str | None, handed: Mapping[int, list[Target]],
@@ -187,8 +195,9 @@ class CallbackCalls(PointsTo):
         for a parameter it calls (``callbacks.py``), passing something else: that call
         is unknown, so what the arguments point to is written with a value derived
         from all of it (the rule for unknown functions); why the result may differ."""
-        names = {str(i): callbacks.named(a) for i, a in enumerate(args)}
-        if all(names.get(i) in bound for i, bound in summary.callbacks.items()):
+        passed = {str(i): callbacks.candidates(a)[0] for i, a in enumerate(args)}
+        if all(passed.get(i) and all(n in bound for n in passed[i])
+               for i, bound in summary.callbacks.items()):
             return None
         derived = self._pointed(args, True, True)
         for a in args:

@@ -53,6 +53,12 @@ per-process, and every caller read its ``user_pointer`` as per-process.  Rule:
   file is applied from its summary (``p`` tokens naming the handed positions); anything
   else writes all it is handed, from all of it.
 
+A caller that passes a conditional, ``c ? F : G`` (p4est_wrap.c's ``weight_exponent ?
+partition_weight : NULL``), passes one of its arms (``candidates``; a null arm passes
+no function, so nothing is called back through it): each is run back as if passed
+alone, and when ``c`` may differ between processes, as run on some processes only.
+Before, a conditional was an unknown function.
+
 Sound where the unknown call was: the callback can reach what it is handed, fields
 and globals (one location each, ``locations.py``), and what its own file gives it;
 it runs per-process wherever ``g``'s own solve says the call is.
@@ -66,10 +72,11 @@ from collections.abc import Callable, Iterable
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis.literals import int_expression
 from mpicc_wrap.analysis.rankdep.locations import param_names, uncast
 from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 
-__all__ = ["bound_callbacks", "named"]
+__all__ = ["bound_callbacks", "candidates", "named"]
 
 
 class _Uses(Visitor):
@@ -111,6 +118,24 @@ def named(arg: c_ast.Node) -> str | None:
     if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
         arg = uncast(arg.expr)
     return arg.name if isinstance(arg, c_ast.ID) else None
+
+
+def candidates(arg: c_ast.Node) -> tuple[list[str | None], list[c_ast.Node]]:
+    """The functions a function-pointer argument may be, and the conditions that
+    choose among them: ``[f]`` for ``f`` or ``&f`` (casts aside), the arms' for ``c ?
+    a : b`` with ``c`` among the conditions (a null arm is no function: nothing is
+    called back through it), ``[None]`` for anything else (unknown)."""
+    arg = uncast(arg)
+    if not isinstance(arg, c_ast.TernaryOp):
+        return [named(arg)], []
+    fns: list[str | None] = []
+    conds: list[c_ast.Node] = [arg.cond]
+    for arm in (arg.iftrue, arg.iffalse):
+        if int_expression(arm) != 0:
+            more, deeper = candidates(arm)
+            fns += more
+            conds += deeper
+    return fns, conds
 
 
 def _function_name(arg: c_ast.Node, is_function: Callable[[str], bool]) -> str | None:
