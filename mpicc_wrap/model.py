@@ -256,6 +256,10 @@ class FunctionSummary:
     # ... and those of ``calls_params`` it calls on some processes only, or with
     # arguments that differ between processes (its callers run those per-process)
     callback_rank: list[int] = field(default_factory=list)
+    # tokens of ``writes`` whose value or place may depend on its arguments (what they
+    # are or point to): a caller's per-process arguments make those per-process, not
+    # the others (rankdep/solver.py ``arg_writes``); None: unknown (all of them)
+    arg_writes: list[str] | None = None
 
 
 @dataclass

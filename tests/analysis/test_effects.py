@@ -243,3 +243,68 @@ def test_a_large_tu_without_seeds_is_not_solved_for_writes(
     monkeypatch.setattr(unit, "WRITES_SOLVE_FUNCTIONS", 1)
     tu = parse_source(PRELUDE + "void set(int *p) { *p = 1; } void two(void) { }")
     assert unit.analyse(tu, {}).summaries["set"].writes is None
+
+
+# hypre's hypre_SeqVectorCreate(size): the size it is given, a constant count
+CREATE = """
+typedef struct vec { int size; int nv; double *data; } vec;
+vec *create(int size) { vec *v = (vec *) malloc(sizeof *v);
+    v->size = size; v->nv = 1; v->data = 0; return v; }
+void set(int *p) { *p = 1; }
+void set_count(vec *q) { q->nv = 2; }
+void resize(vec *q, int n) { if (n > 0) q->nv = 3; }
+void copy(vec *q, vec *r) { q->size = r->size; }
+"""
+
+
+@pytest.mark.parametrize(("func", "tokens"), [
+    ("create", ["f:vec.size:0"]),  # not the constant count, not the pointer
+    ("set", ["p0:1"]),  # a constant, but where it goes is the argument
+    ("set_count", ["f:vec.nv:0"]),  # ... through the argument
+    ("resize", ["f:vec.nv:0"]),  # under a test of an argument
+    ("copy", ["f:vec.size:0"]),
+])
+def test_arg_writes_are_the_writes_arguments_reach(func: str, tokens: list[str]) -> None:
+    rd, _ = analyse(CREATE)
+    assert rd.arg_writes(func) == tokens
+
+
+def test_the_summary_lists_the_writes_arguments_reach() -> None:
+    s = unit.analyse(parse_source(PRELUDE + CREATE), {}).summaries  # no seeds
+    assert s["create"].writes == ["f:vec.data:0", "f:vec.nv:0", "f:vec.size:0"]
+    assert s["create"].arg_writes == ["f:vec.size:0"]
+    # the vector it allocates, whatever the size (before: scalar results only, and
+    # never in a file without seeds)
+    assert s["create"].uniform_return
+
+
+def test_a_pointer_into_what_the_arguments_reach_is_not_uniform() -> None:
+    rd, _ = analyse(CREATE + """
+        double *at(vec *q, int i) { return &q->data[i]; }
+        vec *same(vec *q) { return q; }
+        double *buffer(vec *q) { return q->data; }""")
+    assert [rd.ignores_arguments(f) for f in ("create", "at", "same", "buffer")] == [
+        True, False, False, False]
+
+
+VEC_CALLER = """
+typedef struct vec { int size; int nv; double *data; } vec;
+vec *create(int size);
+int main(void) { int rank; vec *v;
+    MPI_Comm_rank(0, &rank);
+    v = create(rank + 1);
+    if (v->nv != 1) return 1;
+    if (v->size > 1) ; return 0; }
+"""
+
+
+@pytest.mark.parametrize(("arg_writes", "expected"), [
+    (["f:vec.size:0"], [False, True]),  # the local size differs, the count does not
+    (None, [True, True]),  # a summary without them: every write takes the argument
+])
+def test_a_caller_taints_only_the_writes_its_arguments_reach(
+        arg_writes: list[str] | None, expected: list[bool]) -> None:
+    ext = {"create": FunctionSummary(
+        "create", "vec.c", 2, False, [], True, rank_writes=[], uniform_return=True,
+        writes=["f:vec.data:0", "f:vec.nv:0", "f:vec.size:0"], arg_writes=arg_writes)}
+    assert verdicts(VEC_CALLER, external=ext) == expected

@@ -581,8 +581,13 @@ class Expressions(CallbackCalls, Visitor):
                     self._write(self._out(a), derived, strong=False)
             self._through_param = False
             if mod and effects.EVERYTHING_TOKEN not in mod:  # what it may write, only
-                self._write(self._summary_targets(mod, args, shared | consts), derived,
-                            strong=False)
+                tied = set(mod if summary is None or summary.arg_writes is None
+                           else summary.arg_writes)
+                for tokens, why in (([t for t in mod if t in tied], derived),
+                                    ([t for t in mod if t not in tied], None)):
+                    if tokens:  # the others: written alike whatever the arguments
+                        self._write(self._summary_targets(tokens, args, shared | consts),
+                                    why, strong=False)
         if summary is not None and summary.calls_params:
             handed = {int(i): self._handed_targets(t, args)
                       for i, t in summary.callback_writes.items()}

@@ -63,6 +63,8 @@ class Solved(Protocol):
     """What ``Uniform`` asks of the solve of a TU without seeds."""
 
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]: ...
+    def ignores_arguments(self, func_name: str) -> bool: ...
+    def arg_writes(self, func_name: str) -> list[str] | None: ...
     def callbacks(self, func_name: str) -> dict[str, list[str]]: ...
     def called_params(self, func_name: str
                       ) -> tuple[list[int], dict[str, list[str]], list[int]]: ...
@@ -92,13 +94,16 @@ class Uniform:
         return []
 
     def ignores_arguments(self, func_name: str) -> bool:
-        return False  # not solved with per-process arguments: unknown
+        return self._solved().ignores_arguments(func_name) if self._solved else False
 
     def effects(self, func_name: str) -> tuple[bool, list[str], list[str] | None]:
         return False, [], self._solved().effects(func_name)[2] if self._solved else None
 
     def rank_bits(self, func_name: str) -> dict[str, int]:
         return {}
+
+    def arg_writes(self, func_name: str) -> list[str] | None:
+        return self._solved().arg_writes(func_name) if self._solved else None
 
     def callbacks(self, func_name: str) -> dict[str, list[str]]:
         return self._solved().callbacks(func_name) if self._solved else {}

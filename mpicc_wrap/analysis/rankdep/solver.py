@@ -302,13 +302,35 @@ class RankDependence(Statements):
         ``if (dgraphHaloSync(...) != 0) return 1;``, as per-process (the rule for
         unknown functions).  One solve answers for all: it holds more per-process facts
         than one per function would (other functions' parameters too), so a result it
-        finds single-valued is single-valued for each function by itself."""
+        finds single-valued is single-valued for each function by itself.  A pointer
+        too: hypre's ``hypre_SeqVectorCreate(size)`` returns the vector it allocates,
+        whatever the size; what the vector holds is its writes' business
+        (``arg_writes``), and a caller reading ``v->num_vectors`` through a pointer
+        taken as per-process read it as per-process."""
         f = self._funcs.get(func_name)
-        if f is None or not f.returns_scalar or self.store.gave_up \
+        if f is None or f.returns_void or self.store.gave_up \
                 or self._within is not None:
             return False
         solved = self._arguments
         return not solved.store.gave_up and Ret(func_name) not in solved.store.multi
+
+    def arg_writes(self, func_name: str) -> list[str] | None:
+        """For the summary of an exported function: the tokens of its writes whose value
+        or place may depend on its arguments, those its call closure wrote per-process
+        in the ``_arguments`` solve (every parameter, and all it points to,
+        per-process); None when unknown.  A caller in another file makes only these
+        per-process when it passes per-process arguments: hypre's
+        ``hypre_SeqVectorCreate(size)`` stores ``size`` and a constant ``num_vectors``
+        in the vector it allocates, and every vector's ``num_vectors`` was per-process
+        after a call with a local size.  A write through a parameter is among them
+        (the place it writes is the argument), so is one under a test of an argument."""
+        f = self._funcs.get(func_name)
+        if f is None or func_name not in self._exported or self._within is not None:
+            return None
+        solved = self._arguments
+        if solved.store.gave_up:
+            return None
+        return solved._rank_tokens(f, sorted(effects.closure(func_name, self._funcs)))[0]
 
     @functools.cached_property
     def _arguments(self) -> RankDependence:
