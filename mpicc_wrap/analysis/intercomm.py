@@ -18,11 +18,12 @@ still stopped before it hangs.  Found in MPICH's tests (``icbcast.c``:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.cfg import CFG, callee_name
+from mpicc_wrap.analysis.literals import outcomes
 from mpicc_wrap.analysis.visitor import Visitor
 
 __all__ = ["may_be_intercomm_root"]
@@ -36,19 +37,8 @@ def _negative(e: c_ast.Node) -> bool:
             and isinstance(e.expr, c_ast.Constant) and e.expr.type == "int")
 
 
-def _candidates(e: c_ast.Node | None) -> Iterable[c_ast.Node]:
-    """The expressions ``e`` may evaluate to: both arms of a conditional, else ``e``."""
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
-    if isinstance(e, c_ast.TernaryOp):
-        yield from _candidates(e.iftrue)
-        yield from _candidates(e.iffalse)
-    elif e is not None:
-        yield e
-
-
 def _constant_negative(e: c_ast.Node | None) -> bool:
-    return any(_negative(c) for c in _candidates(e))
+    return any(_negative(c) for c in outcomes(e))
 
 
 def _param_index(func: c_ast.FuncDef, name: str) -> int | None:

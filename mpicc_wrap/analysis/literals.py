@@ -1,13 +1,14 @@
 """The value of an integer literal in the AST, for the facts that need a number
-(the signs of ``signs.py``, the element counts of ``datatypes.py``)."""
+(the signs of ``signs.py``, the element counts of ``datatypes.py``), and the
+expressions a conditional may evaluate to."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from pycparser import c_ast
 
-__all__ = ["int_constant", "int_expression"]
+__all__ = ["int_constant", "int_expression", "outcomes"]
 
 # Integer operators folded by ``int_expression`` (those of flag words and their masks).
 _FOLD: dict[str, Callable[[int, int], int | None]] = {
@@ -57,3 +58,15 @@ def int_expression(e: c_ast.Node | None) -> int | None:
     if isinstance(e, c_ast.Constant) and e.type.split()[-1:] == ["int"]:
         e = c_ast.Constant("int", e.value)  # 1L, 0x4u: pycparser types them "long int"
     return int_constant(e)
+
+
+def outcomes(e: c_ast.Node | None) -> Iterator[c_ast.Node]:
+    """The expressions ``e`` may evaluate to, casts aside: both arms of a conditional
+    (nested ones too), else ``e``."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if isinstance(e, c_ast.TernaryOp):
+        yield from outcomes(e.iftrue)
+        yield from outcomes(e.iffalse)
+    elif e is not None:
+        yield e

@@ -13,7 +13,16 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_expression
 from mpicc_wrap.analysis.rankdep import callbacks, effects
-from mpicc_wrap.analysis.rankdep.locations import Ctl, Global, Loc, Local, Param, Target, deref
+from mpicc_wrap.analysis.rankdep.locations import (
+    Ctl,
+    Global,
+    Loc,
+    Local,
+    Param,
+    Target,
+    deref,
+    uncast,
+)
 from mpicc_wrap.analysis.rankdep.pointsto import PointsTo
 from mpicc_wrap.model import FunctionSummary
 
@@ -47,9 +56,6 @@ class CallbackCalls(PointsTo):
 
     # The walk's own methods (``Expressions``), which these rules call
     def _seed(self, e: c_ast.Node, template: str) -> str:
-        raise NotImplementedError
-
-    def _value(self, e: c_ast.Node) -> str | None:
         raise NotImplementedError
 
     def _write(self, targets: list[Target], reason: str | None, strong: bool,
@@ -101,8 +107,9 @@ class CallbackCalls(PointsTo):
         return True
 
     def _call_backs(self, e: c_ast.Node, name: str, positions: Iterable[int],
-                    args: list[c_ast.Node], handed: Mapping[int, list[Target]],
-                    returned: set[int], ranked: set[int]) -> str | None:
+                    args: list[c_ast.Node], values: list[str | None],
+                    handed: Mapping[int, list[Target]], returned: set[int],
+                    ranked: set[int]) -> str | None:
         """``name`` calls the functions it is given at ``positions`` (its summary's
         ``calls_params``, or the flags of a function of the TU), handing them
         ``handed`` (here, by the callback's argument position; ``returned``: the
@@ -115,11 +122,11 @@ class CallbackCalls(PointsTo):
             arg = args[k] if k < len(args) else None
             if arg is None or _is_null(arg):
                 continue
-            fns, conds = callbacks.candidates(arg)  # ``c ? f : NULL``: f, chosen by c
-            chosen = next((r for r in map(self._value, conds) if r), None)
+            # ``c ? f : NULL`` passes f, chosen by c: the argument's value is c's
+            chosen = values[k] if isinstance(uncast(arg), c_ast.TernaryOp) else None
             some = self._seed(e, f"depends on the process rank ({name}() calls it back "
                                  f"on some processes, at {{loc}})") if k in ranked else None
-            for fn in fns:
+            for fn in callbacks.candidates(arg):
                 own = self._own_param(fn) if fn is not None else None
                 if own is not None and self._deferred(
                         own, handed, k in ranked or bool(self._ctrl or chosen)):
@@ -195,7 +202,7 @@ class CallbackCalls(PointsTo):
         for a parameter it calls (``callbacks.py``), passing something else: that call
         is unknown, so what the arguments point to is written with a value derived
         from all of it (the rule for unknown functions); why the result may differ."""
-        passed = {str(i): callbacks.candidates(a)[0] for i, a in enumerate(args)}
+        passed = {str(i): callbacks.candidates(a) for i, a in enumerate(args)}
         if all(passed.get(i) and all(n in bound for n in passed[i])
                for i, bound in summary.callbacks.items()):
             return None

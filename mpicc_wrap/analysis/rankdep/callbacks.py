@@ -72,7 +72,7 @@ from collections.abc import Callable, Iterable
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis.literals import int_expression
+from mpicc_wrap.analysis.literals import int_expression, outcomes
 from mpicc_wrap.analysis.rankdep.locations import param_names, uncast
 from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 
@@ -120,22 +120,12 @@ def named(arg: c_ast.Node) -> str | None:
     return arg.name if isinstance(arg, c_ast.ID) else None
 
 
-def candidates(arg: c_ast.Node) -> tuple[list[str | None], list[c_ast.Node]]:
-    """The functions a function-pointer argument may be, and the conditions that
-    choose among them: ``[f]`` for ``f`` or ``&f`` (casts aside), the arms' for ``c ?
-    a : b`` with ``c`` among the conditions (a null arm is no function: nothing is
-    called back through it), ``[None]`` for anything else (unknown)."""
-    arg = uncast(arg)
-    if not isinstance(arg, c_ast.TernaryOp):
-        return [named(arg)], []
-    fns: list[str | None] = []
-    conds: list[c_ast.Node] = [arg.cond]
-    for arm in (arg.iftrue, arg.iffalse):
-        if int_expression(arm) != 0:
-            more, deeper = candidates(arm)
-            fns += more
-            conds += deeper
-    return fns, conds
+def candidates(arg: c_ast.Node) -> list[str | None]:
+    """The functions a function-pointer argument may be: ``[f]`` for ``f`` or ``&f``
+    (casts aside), each arm's for ``c ? a : b`` (``literals.outcomes``; a null arm is
+    no function: nothing is called back through it), None for anything else
+    (unknown)."""
+    return [named(a) for a in outcomes(arg) if int_expression(a) != 0]
 
 
 def _function_name(arg: c_ast.Node, is_function: Callable[[str], bool]) -> str | None:

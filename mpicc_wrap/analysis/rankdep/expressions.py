@@ -591,7 +591,8 @@ class Expressions(CallbackCalls, Visitor):
         if summary is not None and summary.calls_params:
             handed = {int(i): self._handed_targets(t, args)
                       for i, t in summary.callback_writes.items()}
-            back = self._call_backs(e, name or "", summary.calls_params, args, handed, {
+            back = self._call_backs(e, name or "", summary.calls_params, args, values,
+                                    handed, {
                 int(i) for i, t in summary.callback_writes.items()
                 if effects.RETURNED_TOKEN in t}, set(summary.callback_rank))
             result = result or back
@@ -674,7 +675,7 @@ class Expressions(CallbackCalls, Visitor):
         called = [k for k in range(len(args)) if self.store.flagged(Ctl(f"{name}()#{k}"))]
         if called:
             self.store.reads.add(Ctl(f"{name}()@"))  # _handed: woken when it grows
-            self._call_backs(args[called[0]], name, called, args, {
+            self._call_backs(args[called[0]], name, called, args, values, {
                 i: [("loc", loc) for loc in sorted(locs, key=str)]
                 for i, locs in self._handed.get(name, {}).items()}, set(),
                 {k for k in called if self.store.flagged(Ctl(f"{name}()#{k}!"))})
