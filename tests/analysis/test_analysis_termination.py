@@ -279,3 +279,49 @@ def test_a_tu_without_seeds_skips_the_solver() -> None:
     seeded = no_seed.replace("work(&n);", "MPI_Comm_rank(MPI_COMM_WORLD, &n);")
     result, _, _ = _analyse(seeded)
     assert result.findings
+
+
+def rank_bounded_nest(n: int) -> str:
+    """A nest of depth n whose bounds all differ between processes; the innermost body
+    writes ``out``, which no loop reads, and each counter is set before it is read."""
+    opens = "".join(f"for (int i{k} = 0; i{k} < r + {k}; i{k}++) {{ " for k in range(n))
+    return f"""int main(int c, char **v) {{ int r, out = 0; MPI_Init(&c, &v);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  {opens} out = i{n - 1}; {"}" * n}
+  if (out) MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize(); return 0; }}"""
+
+
+def test_a_round_that_changes_nothing_a_loop_reads_is_its_last() -> None:
+    """A loop stops when another round would read what this one read: its test's gate
+    is the one this round ran under, and the locals that became per-process here are
+    not read before they are written (``Statements._unread``).  Every level of this
+    nest made its loop go round again (its gate went from none to its test; its
+    counter and ``out`` became per-process), so the walk grew with the square of the
+    depth (346 statements at depth 12, 1,258 at 24); now once per level."""
+    rows = []
+    for n in (12, 24):
+        result, solver, _ = _analyse(rank_bounded_nest(n))
+        assert result.findings, "the barrier under the per-process out lost its finding"
+        rows.append(solver.steps)
+    assert rows[1] <= 2.2 * rows[0], rows
+
+
+@pytest.mark.parametrize("body", [
+    "y = x; x = r;",  # read before the write of the same round
+    "if (k) x = 0; y = x; x = r;",  # written in one arm only: the other reads the old x
+    "for (int j = 0; j < 2; j++) x = 0; y = x; x = r;",  # a loop may run no round
+    "switch (k) { case 1: x = 0; } y = x; x = r;",  # nor a switch its arm
+    "x = x + 0; y = x; x = r;",  # read by the write itself
+])
+def test_a_local_read_before_it_is_written_takes_another_round(body: str) -> None:
+    """The other side of ``_unread``: a local that became per-process late in a round
+    and is read, on some path, before it is written in the next, makes the loop go
+    round again; ``y`` then differs between processes and the barrier is reported."""
+    source = f"""int main(int c, char **v) {{ int r, x = 0, y = 0; MPI_Init(&c, &v);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  for (int k = 0; k < 3; k++) {{ {body} }}
+  if (y) MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize(); return 0; }}"""
+    result, _, _ = _analyse(source)
+    assert result.findings

@@ -53,6 +53,7 @@ class Statements(Expressions):
     def __init__(self, *args: object, **kw: object) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
+        self._reads: dict[int, frozenset[str]] = {}  # per loop: the names it reads
         self._labels: dict[str, dict[str, str]] = {}  # label -> facts of the gotos to it
         # per loop being walked: the tracked locals written after a multi-valued
         # continue, with its test (``_skipping``)
@@ -266,7 +267,10 @@ class Statements(Expressions):
         """Iterate the body until the locals' facts stop growing (at most one round per
         tracked local, plus one).  Widening: a loop entered again in the same walk (it is
         nested in another loop) starts from the facts it ended with last time, so a nest
-        of depth d costs O(d * locals) rounds instead of O(locals ** d)."""
+        of depth d costs O(d * locals) rounds instead of O(locals ** d).  A round is the
+        last when the next would repeat it: it would run under the same gate (a test
+        that became the loop's gate in this round already gated it) and read the same
+        facts (``_unread``)."""
         if isinstance(s, c_ast.For):
             self._stmt(s.init)
         gate: str | None = None
@@ -298,13 +302,30 @@ class Statements(Expressions):
                 phi = phi and "cont" not in gates
                 out.update({k: v for k, v in gates.items() if k not in ("brk", "cont")})
                 self._env = join(before, self._env)
-                if self._env == before and gate == old_gate and phi == old_phi:
+                if (cond or gate) == (cond or old_gate) and phi == old_phi and (
+                        self._env == before or self._unread(s, self._env.keys() - before)):
                     self._loops[id(s)] = (dict(self._env), gate)
                     break
         self._gate_at_join(written, gate)
         return out
 
     visit_DoWhile = visit_For = visit_While
+
+    def _unread(self, s: c_ast.Node, grown: set[str]) -> bool:
+        """No local that became multi-valued in this round is read in loop ``s``, so
+        another round would read what this one read and write what it wrote: the
+        loop is at its fixed point (memory it wrote, the solver re-walks the function
+        for).  Read means read before written in a round (``exposed_reads``): a box
+        loop's counters, set at its head, are not.  hypre's
+        ``hypre_Maxwell_PTopology`` nests its box loops nine deep, and a round that
+        tainted only such counters and the loop's outputs was walked again at every
+        level.  Not with ``goto``, whose jumps carry every fact, nor under a weak
+        gate, where a write does not replace a local's fact."""
+        if self._func is None or self._func.has_goto or self._weak:
+            return False
+        if id(s) not in self._reads:
+            self._reads[id(s)] = exposed_reads(s)
+        return not grown & self._reads[id(s)]
 
     def visit_Switch(self, s: c_ast.Switch) -> dict[str, str]:
         cond = self._value(s.cond)
@@ -379,6 +400,85 @@ def _end_at_labels(gates: dict[str, str], item: c_ast.Node) -> None:
     while isinstance(item, c_ast.Label):
         gates.pop(f"goto:{item.name}", None)
         item = item.stmt
+
+
+class _Reads(Visitor):
+    """The identifiers an expression reads: every one but the target of a plain
+    assignment ``x = e`` (``x += e``, ``x++`` and ``&x`` read ``x``)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    @classmethod
+    def of(cls, node: c_ast.Node | None) -> set[str]:
+        scan = cls()
+        if node is not None:
+            scan.visit(node)
+        return scan.names
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        self.names.add(node.name)
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        if node.op != "=" or not isinstance(node.lvalue, c_ast.ID):
+            self.visit(node.lvalue)
+        self.visit(node.rvalue)
+
+
+def exposed_reads(loop: c_ast.Node) -> frozenset[str]:
+    """The names loop ``loop`` may read before writing them in a round (its test, body
+    and step, in the walk's order): a read after a plain ``x = e`` or a declaration of
+    ``x`` that every path of the round so far ran does not see the value ``x`` had at
+    the loop's head.  The walk's own order: the arms of an ``if`` join (a name is
+    written after it only if both arms wrote it); a nested loop or a switch may run
+    no round or arm (what it writes is not written after it); its test and step are
+    read again each round, so only what was written before it covers them (its body
+    begins each round anew).  The
+    caller keeps functions with ``goto`` out."""
+    exposed: set[str] = set()
+    written = _Covered(exposed).stmt(loop.cond, set())
+    _Covered(exposed).stmt(loop.stmt, written)
+    _Covered(exposed).stmt(getattr(loop, "next", None), set())
+    return frozenset(exposed)
+
+
+class _Covered:
+    """``stmt(s, written)``: the names written on every path through ``s``, added to
+    ``written`` (a copy); reads of names not written so far go to ``exposed``."""
+
+    def __init__(self, exposed: set[str]) -> None:
+        self.exposed = exposed
+
+    def read(self, node: c_ast.Node | None, written: set[str]) -> None:
+        self.exposed |= _Reads.of(node) - written
+
+    def stmt(self, s: c_ast.Node | None, written: set[str]) -> set[str]:
+        written = set(written)
+        if s is None:
+            return written
+        if isinstance(s, c_ast.Compound | c_ast.DeclList):
+            for item in (s.block_items if isinstance(s, c_ast.Compound) else s.decls) or []:
+                written = self.stmt(item, written)
+        elif isinstance(s, c_ast.If):
+            self.read(s.cond, written)
+            written = self.stmt(s.iftrue, written) & self.stmt(s.iffalse, written)
+        elif isinstance(s, c_ast.For | c_ast.While | c_ast.DoWhile):
+            if isinstance(s, c_ast.For) and s.init is not None:
+                written = self.stmt(s.init, written)
+            self.read(s.cond, written)
+            self.read(getattr(s, "next", None), written)
+            self.stmt(s.stmt, written)
+        elif isinstance(s, c_ast.Decl):
+            self.read(s.init, written)
+            if s.name and "static" not in (s.storage or []):
+                written.add(s.name)
+        elif isinstance(s, c_ast.Assignment) and s.op == "=" and isinstance(
+                s.lvalue, c_ast.ID):
+            self.read(s.rvalue, written)
+            written.add(s.lvalue.name)
+        else:  # any other statement or expression: its reads, nothing surely written
+            self.read(s, written)
+        return written
 
 
 class _Calls(Visitor):
