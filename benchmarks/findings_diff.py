@@ -18,7 +18,8 @@ findings, plans, summaries, the names it consulted), so that a change meant to s
 time only can be shown to change nothing ("same result on N of M TUs").
 Also printed per project and version: the CPU seconds of parsing and of analysis,
 summed over the TUs (each TU's median over ``--rounds`` runs of each version, the
-versions alternating round by round), and their ratios before / after.
+versions alternating round by round), and their ratios before / after; and the
+median, p99 and maximum of those per-TU medians of the analysis.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from _common import BenchError, mpirun
-from analysis_speed import export
+from analysis_speed import export, percentile
 
 # Flags that name outputs or dependency files: dropped (with their argument) for -E.
 _WITH_ARGUMENT = frozenset({"-o", "-MT", "-MF", "-MQ"})
@@ -191,6 +192,19 @@ def time_row(project: str, runs: dict[str, list[Found]]) -> str:
     return f"{project:14} " + ", ".join(cells)
 
 
+def spread_row(project: str, runs: dict[str, list[Found]]) -> str:
+    """``project analysis per TU med/p99/max before -> after``: the distribution of
+    the per-TU medians (issue 9's target is the p99 of one TU's analysis)."""
+    tus = set.intersection(*(set(r.analysis) for rs in runs.values() for r in rs))
+    cells = []
+    for v in ("before", "after"):
+        per_tu = sorted(statistics.median(r.analysis[t] for r in runs[v]) for t in tus)
+        cells.append("/".join(f"{x:.2f}" for x in (
+            statistics.median(per_tu) if per_tu else 0.0, percentile(per_tu, 0.99),
+            per_tu[-1] if per_tu else 0.0)))
+    return f"{project:14} analysis s per TU med/p99/max {cells[0]} -> {cells[1]}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tsv", type=Path, nargs="+")
@@ -224,7 +238,7 @@ def main() -> int:
                 rows.append(f"{project:14} {len(found['after']):5} "
                             + "  ".join(f"{total(found[v]):5}" for v in trees)
                             + f"  {len(before) - len(changed):5}")
-                times.append(time_row(project, runs))
+                times += [time_row(project, runs), spread_row(project, runs)]
     except BenchError as e:
         print(f"findings_diff: {e}", file=sys.stderr)
         return 1

@@ -138,6 +138,9 @@ def test_findings_diff_times_are_sums_of_per_tu_medians() -> None:
     assert findings_diff.time_row("p", runs) == (
         "p              parse     5.0 ->     2.0 s (2.50x), analysis     1.0 ->     1.0 s"
         " (1.00x)")
+    runs["after"][1].analysis["a.c"] = 5.0  # a.c's median after: 3.0 (b.c is left out)
+    assert findings_diff.spread_row("p", runs) == (
+        "p              analysis s per TU med/p99/max 1.00/1.00/1.00 -> 3.00/3.00/3.00")
 
 
 def test_differential_reads_sundials_example_lists(tmp_path: Path) -> None:
