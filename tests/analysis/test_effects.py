@@ -308,3 +308,33 @@ def test_a_caller_taints_only_the_writes_its_arguments_reach(
         "create", "vec.c", 2, False, [], True, rank_writes=[], uniform_return=True,
         writes=["f:vec.data:0", "f:vec.nv:0", "f:vec.size:0"], arg_writes=arg_writes)}
     assert verdicts(VEC_CALLER, external=ext) == expected
+
+
+OWN_MEMORY = """
+typedef struct obj { int n; int m; } obj;
+void release(void *p); void move(void *dst, void *src);
+obj a_obj, b_obj;
+int main(void) { int rank; obj *p;
+    MPI_Comm_rank(0, &rank);
+    MPI_Comm_rank(0, (int *) &a_obj);
+    p = &a_obj; release(p);
+    p = &b_obj; CALL;
+    if (b_obj.n) MPI_Barrier(0);
+    return 0; }
+"""
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    # p points to a_obj, whose memory differs, or to b_obj, whose memory does not: the
+    # pointer is the same everywhere, so the object written is, and b_obj is written
+    # from b_obj (hypre's hypre_Free(matrix) in hypre_ParCSRMatrixDestroy)
+    ("release(p)", [False]),
+    # another argument's memory differs: what it writes through p may come from it
+    ("move(p, &a_obj)", [True]),
+])
+def test_a_write_through_an_argument_is_per_process_in_the_objects_that_differ(
+        call: str, expected: list[bool]) -> None:
+    ext = {name: FunctionSummary(name, "mem.c", 1, False, [], True, rank_writes=[],
+                                 writes=["p0:1"], arg_writes=["p0:1"])
+           for name in ("release", "move")}
+    assert verdicts(OWN_MEMORY.replace("CALL", call), external=ext) == expected

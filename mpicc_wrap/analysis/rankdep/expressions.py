@@ -583,11 +583,16 @@ class Expressions(CallbackCalls, Visitor):
             if mod and effects.EVERYTHING_TOKEN not in mod:  # what it may write, only
                 tied = set(mod if summary is None or summary.arg_writes is None
                            else summary.arg_writes)
+                own = None if any(values) or fn else self._own_memory(args)
                 for tokens, why in (([t for t in mod if t in tied], derived),
                                     ([t for t in mod if t not in tied], None)):
-                    if tokens:  # the others: written alike whatever the arguments
-                        self._write(self._summary_targets(tokens, args, shared | consts),
-                                    why, strong=False)
+                    if not tokens:  # the others: written alike whatever the arguments
+                        continue
+                    targets = self._summary_targets(tokens, args, shared | consts)
+                    if why and own is not None:  # all written (gates), some per-process
+                        self._write(targets, None, strong=False)
+                        targets = self._tied_targets(tokens, args, shared | consts, own)
+                    self._write(targets, why, strong=False)
         if summary is not None and summary.calls_params:
             handed = {int(i): self._handed_targets(t, args)
                       for i, t in summary.callback_writes.items()}
@@ -654,6 +659,41 @@ class Expressions(CallbackCalls, Visitor):
             for _ in range(depth):
                 root = deref(root)
             out.append(("loc", root))
+        return out
+
+    def _own_memory(self, args: list[c_ast.Node]) -> int | None:
+        """The one argument whose memory makes a call per-process, when no other does:
+        a pointer (not ``&x``) to memory that may differ between processes, the other
+        arguments pointing to none (``_tied_targets``)."""
+        if any((x := _address_of(a)) is not None and self._env.get(x) for a in args):
+            return None  # &x of a per-process tracked local (``_pointed``)
+        found = [i for i, a in enumerate(args) if self.store.first(self._pointees(a))]
+        if len(found) != 1 or _address_of(args[found[0]]) is not None:
+            return None
+        return found[0]
+
+    def _tied_targets(self, tokens: list[str], args: list[c_ast.Node],
+                      skip: set[int] | frozenset[int], own: int) -> list[Target]:
+        """``_summary_targets`` of a call that is per-process only through the memory
+        argument ``own`` points to: a write through that argument is per-process in
+        the objects that differ only.  Every process passes the same object (the
+        pointer is single-valued), and the callee computes from memory the arguments
+        reach; so an object that is the same on every process is written alike.
+        hypre's ``hypre_Free(matrix, loc)`` writes through ``matrix`` (a callback may
+        free it); ``matrix`` may point, in its file, to another function's
+        per-process object, and the write made the matrix of every caller of
+        ``hypre_ParCSRMatrixDestroy`` per-process as a whole, and every field read
+        through it."""
+        mine = [t for t in tokens if (p := effects.parse(t)) and p[0] == "p"
+                and int(p[1]) == own]
+        out = self._summary_targets([t for t in tokens if t not in mine], args, skip)
+        if own in skip:
+            return out
+        for token in mine:
+            depth = effects.parse(token)[2]  # type: ignore[index]
+            for loc in sorted(self._pointees(args[own]), key=str):
+                if self.store.get(loc):
+                    out += self._deeper([("loc", loc)], depth - 1)
         return out
 
     def _deeper(self, targets: list[Target], extra: int) -> list[Target]:
