@@ -663,12 +663,13 @@ class Expressions(CallbackCalls, Visitor):
 
     def _own_memory(self, args: list[c_ast.Node]) -> int | None:
         """The one argument whose memory makes a call per-process, when no other does:
-        a pointer (not ``&x``) to memory that may differ between processes, the other
-        arguments pointing to none (``_tied_targets``)."""
+        a pointer (not ``&x``, not a tracked local array) to memory that may differ
+        between processes, the other arguments pointing to none (``_tied_targets``)."""
         if any((x := _address_of(a)) is not None and self._env.get(x) for a in args):
             return None  # &x of a per-process tracked local (``_pointed``)
         found = [i for i, a in enumerate(args) if self.store.first(self._pointees(a))]
-        if len(found) != 1 or _address_of(args[found[0]]) is not None:
+        if len(found) != 1 or _address_of(args[found[0]]) is not None \
+                or self._env_array(args[found[0]]):
             return None
         return found[0]
 
