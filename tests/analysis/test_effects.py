@@ -331,6 +331,8 @@ int main(void) { int rank; obj *p;
     ("release(p)", [False]),
     # another argument's memory differs: what it writes through p may come from it
     ("move(p, &a_obj)", [True]),
+    # some processes only make the call: every object it writes is gated
+    ("if (rank) release(p)", [True, True]),
 ])
 def test_a_write_through_an_argument_is_per_process_in_the_objects_that_differ(
         call: str, expected: list[bool]) -> None:
