@@ -583,16 +583,13 @@ class Expressions(CallbackCalls, Visitor):
             if mod and effects.EVERYTHING_TOKEN not in mod:  # what it may write, only
                 tied = set(mod if summary is None or summary.arg_writes is None
                            else summary.arg_writes)
-                own = None if any(values) or fn else self._own_memory(args)
-                for tokens, why in (([t for t in mod if t in tied], derived),
-                                    ([t for t in mod if t not in tied], None)):
-                    if not tokens:  # the others: written alike whatever the arguments
-                        continue
-                    targets = self._summary_targets(tokens, args, shared | consts)
-                    if why and own is not None:  # all written (gates), some per-process
-                        self._write(targets, None, strong=False)
-                        targets = self._tied_targets(tokens, args, shared | consts, own)
-                    self._write(targets, why, strong=False)
+                own = self._own_memory(args) if derived and not (any(values) or fn) \
+                    else None
+                if reached := [t for t in mod if t in tied]:
+                    self._write_tied(reached, args, shared | consts, derived, own)
+                if alike := [t for t in mod if t not in tied]:  # whatever the arguments
+                    self._write(self._summary_targets(alike, args, shared | consts), None,
+                                strong=False)
         if summary is not None and summary.calls_params:
             handed = {int(i): self._handed_targets(t, args)
                       for i, t in summary.callback_writes.items()}
@@ -664,7 +661,7 @@ class Expressions(CallbackCalls, Visitor):
     def _own_memory(self, args: list[c_ast.Node]) -> int | None:
         """The one argument whose memory makes a call per-process, when no other does:
         a pointer (not ``&x``, not a tracked local array) to memory that may differ
-        between processes, the other arguments pointing to none (``_tied_targets``)."""
+        between processes, the other arguments pointing to none (``_write_tied``)."""
         if any((x := _address_of(a)) is not None and self._env.get(x) for a in args):
             return None  # &x of a per-process tracked local (``_pointed``)
         found = [i for i, a in enumerate(args) if self.store.first(self._pointees(a))]
@@ -673,29 +670,32 @@ class Expressions(CallbackCalls, Visitor):
             return None
         return found[0]
 
-    def _tied_targets(self, tokens: list[str], args: list[c_ast.Node],
-                      skip: set[int] | frozenset[int], own: int) -> list[Target]:
-        """``_summary_targets`` of a call that is per-process only through the memory
-        argument ``own`` points to: a write through that argument is per-process in
-        the objects that differ only.  Every process passes the same object (the
-        pointer is single-valued), and the callee computes from memory the arguments
-        reach; so an object that is the same on every process is written alike.
-        hypre's ``hypre_Free(matrix, loc)`` writes through ``matrix`` (a callback may
-        free it); ``matrix`` may point, in its file, to another function's
-        per-process object, and the write made the matrix of every caller of
-        ``hypre_ParCSRMatrixDestroy`` per-process as a whole, and every field read
-        through it."""
-        mine = [t for t in tokens if (p := effects.parse(t)) and p[0] == "p"
-                and int(p[1]) == own]
-        out = self._summary_targets([t for t in tokens if t not in mine], args, skip)
-        if own in skip:
-            return out
-        for token in mine:
-            depth = effects.parse(token)[2]  # type: ignore[index]
-            for loc in sorted(self._pointees(args[own]), key=str):
-                if self.store.get(loc):
-                    out += self._deeper([("loc", loc)], depth - 1)
-        return out
+    def _write_tied(self, tokens: list[str], args: list[c_ast.Node],
+                    skip: set[int] | frozenset[int], why: str | None, own: int | None
+                    ) -> None:
+        """Write the locations of ``tokens`` (``_summary_targets``), those the
+        arguments reach, per-process with ``why``; with ``own`` (``_own_memory``: the
+        call is per-process only through the memory that argument points to), a write
+        through that argument is per-process in the objects that differ only.  Every
+        process passes the same object (the pointer is single-valued), and the callee
+        computes from memory the arguments reach; so an object that is the same on
+        every process is written alike.  hypre's ``hypre_Free(matrix, loc)`` writes
+        through ``matrix`` (a callback may free it); ``matrix`` may point, in its
+        file, to another function's per-process object, and the write made the matrix
+        of every caller of ``hypre_ParCSRMatrixDestroy`` per-process as a whole, and
+        every field read through it."""
+        base = args[own] if own is not None and own not in skip else None
+        mine = {t: p[2] for t in tokens if base is not None
+                and (p := effects.parse(t)) is not None and p[0] == "p" and int(p[1]) == own}
+        targets = self._summary_targets([t for t in tokens if t not in mine], args, skip)
+        if base is not None and mine:  # all written (gates), the objects that differ
+            self._write(targets + self._summary_targets(list(mine), args, skip), None,
+                        strong=False)
+            differ: list[Target] = [("loc", loc) for loc in sorted(
+                self._pointees(base), key=str) if self.store.get(loc)]
+            for depth in mine.values():
+                targets += self._deeper(differ, depth - 1)
+        self._write(targets, why, strong=False)
 
     def _deeper(self, targets: list[Target], extra: int) -> list[Target]:
         """``targets`` followed ``extra`` more dereferences (a tracked local stays

@@ -53,7 +53,7 @@ class Statements(Expressions):
     def __init__(self, *args: object, **kw: object) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
-        self._reads: dict[int, frozenset[str]] = {}  # per loop: the names it reads
+        self._exposed: dict[int, frozenset[str]] = {}  # per loop: ``exposed_reads``
         self._labels: dict[str, dict[str, str]] = {}  # label -> facts of the gotos to it
         # per loop being walked: the tracked locals written after a multi-valued
         # continue, with its test (``_skipping``)
@@ -323,9 +323,9 @@ class Statements(Expressions):
         gate, where a write does not replace a local's fact."""
         if self._func is None or self._func.has_goto or self._weak:
             return False
-        if id(s) not in self._reads:
-            self._reads[id(s)] = exposed_reads(s)
-        return not grown & self._reads[id(s)]
+        if id(s) not in self._exposed:
+            self._exposed[id(s)] = exposed_reads(s)
+        return not grown & self._exposed[id(s)]
 
     def visit_Switch(self, s: c_ast.Switch) -> dict[str, str]:
         cond = self._value(s.cond)
@@ -433,21 +433,19 @@ def exposed_reads(loop: c_ast.Node) -> frozenset[str]:
     written after it only if both arms wrote it); a nested loop or a switch may run
     no round or arm (what it writes is not written after it); its test and step are
     read again each round, so only what was written before it covers them (its body
-    begins each round anew).  The
-    caller keeps functions with ``goto`` out."""
-    exposed: set[str] = set()
-    written = _Covered(exposed).stmt(loop.cond, set())
-    _Covered(exposed).stmt(loop.stmt, written)
-    _Covered(exposed).stmt(getattr(loop, "next", None), set())
-    return frozenset(exposed)
+    begins each round anew).  The caller keeps functions with ``goto`` out."""
+    cover = _Covered()
+    cover.stmt(loop.stmt, cover.stmt(loop.cond, set()))
+    cover.stmt(getattr(loop, "next", None), set())
+    return frozenset(cover.exposed)
 
 
 class _Covered:
     """``stmt(s, written)``: the names written on every path through ``s``, added to
     ``written`` (a copy); reads of names not written so far go to ``exposed``."""
 
-    def __init__(self, exposed: set[str]) -> None:
-        self.exposed = exposed
+    def __init__(self) -> None:
+        self.exposed: set[str] = set()
 
     def read(self, node: c_ast.Node | None, written: set[str]) -> None:
         self.exposed |= _Reads.of(node) - written
