@@ -180,10 +180,14 @@ def median_times(runs: list[Found], which: str, tus: set[str]) -> float:
     return sum(statistics.median(getattr(r, which)[t] for r in runs) for t in tus)
 
 
+def _common_tus(runs: dict[str, list[Found]]) -> set[str]:
+    """The TUs that every run of both versions parsed and analysed."""
+    return set.intersection(*(set(r.analysis) for rs in runs.values() for r in rs))
+
+
 def time_row(project: str, runs: dict[str, list[Found]]) -> str:
-    """``project parse before -> after (ratio), analysis ...``, over the TUs that every
-    run of both versions parsed and analysed."""
-    tus = set.intersection(*(set(r.analysis) for rs in runs.values() for r in rs))
+    """``project parse before -> after (ratio), analysis ...``, over ``_common_tus``."""
+    tus = _common_tus(runs)
     cells = []
     for which in ("parse", "analysis"):
         before, after = (median_times(runs[v], which, tus) for v in ("before", "after"))
@@ -194,8 +198,9 @@ def time_row(project: str, runs: dict[str, list[Found]]) -> str:
 
 def spread_row(project: str, runs: dict[str, list[Found]]) -> str:
     """``project analysis per TU med/p99/max before -> after``: the distribution of
-    the per-TU medians (issue 9's target is the p99 of one TU's analysis)."""
-    tus = set.intersection(*(set(r.analysis) for rs in runs.values() for r in rs))
+    the per-TU medians over ``_common_tus`` (issue 9's target is the p99 of one TU's
+    analysis)."""
+    tus = _common_tus(runs)
     cells = []
     for v in ("before", "after"):
         per_tu = sorted(statistics.median(r.analysis[t] for r in runs[v]) for t in tus)
