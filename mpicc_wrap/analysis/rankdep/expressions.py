@@ -14,6 +14,7 @@ from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.analysis.rankdep.callback_calls import CallbackCalls
 from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
 from mpicc_wrap.analysis.rankdep.layouts import union_members
+from mpicc_wrap.analysis.rankdep.lazyinit import flag_name
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
     Deref,
@@ -168,6 +169,8 @@ class Expressions(CallbackCalls, Visitor):
         # constant they test it against (resets.py)
         self._gates = 0
         self._resets: list[Reset] = []
+        # The flags of the lazy initialisations being walked (lazyinit.py)
+        self._inits: list[str] = []
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -213,6 +216,11 @@ class Expressions(CallbackCalls, Visitor):
         top = self._resets[-1] if self._resets else None
         return (top is not None and value is not None and top.value == value
                 and top.depth == self._gates and positions.c_text(place) == top.place)
+
+    def _flag_write(self, place: c_ast.Node) -> bool:
+        """``place`` is the flag of a lazy initialisation being walked: no gate
+        (lazyinit.py)."""
+        return bool(self._inits) and flag_name(place) in self._inits
 
     @contextmanager
     def _ungated(self, reset: bool) -> Iterator[None]:
@@ -364,7 +372,7 @@ class Expressions(CallbackCalls, Visitor):
         r = r or where
         reset = e.op == "=" and not r and self._reset_write(
             e.lvalue, constant(e.rvalue, self._handle_names))
-        with self._ungated(reset):
+        with self._ungated(reset or self._flag_write(e.lvalue)):
             self._write(targets, r, strong=e.op == "=")
             self._point(targets, self._pointees(e.rvalue))
             return r or self._ctrl

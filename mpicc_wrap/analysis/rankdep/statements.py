@@ -27,6 +27,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis.alone import alone_test, size_vars
 from mpicc_wrap.analysis.rankdep.expressions import Expressions, join
+from mpicc_wrap.analysis.rankdep.lazyinit import init_test
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
     FunctionFacts,
@@ -55,6 +56,8 @@ class Statements(Expressions):
         self._loops: dict[int, tuple[dict[str, str], str | None]] = {}  # widening memo
         self._exposed: dict[int, frozenset[str]] = {}  # per loop: ``exposed_reads``
         self._labels: dict[str, dict[str, str]] = {}  # label -> facts of the gotos to it
+        # id(if) -> its lazy initialisation's flag and other conjuncts (lazyinit.py)
+        self._init_tests: dict[int, tuple[str, list[c_ast.Node]] | None] = {}
         # per loop being walked: the tracked locals written after a multi-valued
         # continue, with its test (``_skipping``)
         self._skipped: list[dict[str, str]] = []
@@ -230,6 +233,8 @@ class Statements(Expressions):
         arm = self._alone_arm(s, cond)
         if arm is not None:
             return self._if_alone(s, arm, before)
+        if (flag := self._init_flag(s)) is not None:
+            return self._if_init(s, flag, before)
         # φ-placement (003 §3, Fig. 2(d)): the processes that run an arm agree on what
         # it computes from single-valued data, so a multi-valued test gates the locals
         # the arms write at the join, not inside the arms (``for (i = 0; i < n; i++)
@@ -261,6 +266,35 @@ class Statements(Expressions):
         after_alone, self._env = self._env, before
         gates = self._stmt(other)
         self._env = join(after_alone, self._env)
+        return gates
+
+    def _init_flag(self, s: c_ast.If) -> str | None:
+        """The flag of ``s`` when it is a lazy initialisation (lazyinit.py) under no
+        per-process test of this function, the other conjuncts of its test
+        single-valued."""
+        f = self._func
+        if f is None or self._ctrl:
+            return None
+        key = id(s)
+        if key not in self._init_tests:
+            self._init_tests[key] = init_test(s, _Memory(f))
+        found = self._init_tests[key]
+        if found is None or any(self._value(c) for c in found[1]):
+            return None
+        return found[0]
+
+    def _if_init(self, s: c_ast.If, flag: str, before: dict[str, str]) -> dict[str, str]:
+        """A lazy initialisation (lazyinit.py): the arm walked under no gate, not even
+        the function's entry gate, its writes to ``flag`` under none inside it either;
+        the join as after an arm some processes skip."""
+        saved, self._entry_ctrl = self._entry_ctrl, None
+        self._inits.append(flag)
+        try:
+            gates = self._stmt(s.iftrue)
+        finally:
+            self._entry_ctrl = saved
+            self._inits.pop()
+        self._env = join(self._env, before)
         return gates
 
     def visit_While(self, s: c_ast.Node) -> dict[str, str]:
@@ -379,6 +413,17 @@ class Statements(Expressions):
 
     visit_EmptyStatement = visit_Pragma = visit_Asm = _nothing
     visit_PreprocessorLine = visit_Typedef = _nothing
+
+
+class _Memory:
+    """The names of ``f`` that are file-scope or static variables."""
+
+    def __init__(self, f: FunctionFacts) -> None:
+        self._f = f
+
+    def __contains__(self, name: object) -> bool:
+        f = self._f
+        return name not in f.params and (name not in f.locals or name in f.statics)
 
 
 def _leaving(gates: dict[str, str]) -> str | None:
