@@ -260,6 +260,9 @@ class FunctionSummary:
     # are or point to): a caller's per-process arguments make those per-process, not
     # the others (rankdep/solver.py ``arg_writes``); None: unknown (all of them)
     arg_writes: list[str] | None = None
+    # tokens of ``writes`` it makes only in lazy initialisations (``if (!h) h =
+    # create();``, analysis/rankdep/lazyinit.py): a caller writes them under no gate
+    init_writes: list[str] = field(default_factory=list)
 
 
 @dataclass

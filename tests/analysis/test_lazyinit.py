@@ -6,7 +6,9 @@ still per-process, and a test that is not the idiom's gates as before."""
 from __future__ import annotations
 
 import pytest
-from test_rankdep import verdicts
+from test_rankdep import analyse, verdicts
+
+from mpicc_wrap.model import FunctionSummary
 
 TYPES = """
 typedef struct { int flags; int n; } H;
@@ -70,3 +72,51 @@ def test_under_a_per_process_test_of_its_own_function_it_is_not_the_idiom() -> N
       if (me == 0) { if (!inited) { inited = 1; used_n = me + 3; } }
       if (used_n == 3) MPI_Barrier(MPI_COMM_WORLD); return 0; }"""
     assert verdicts(code)[-1] is True
+
+
+HANDLE = """
+typedef struct { int flags; int n; } H;
+H *the_h; int counter;
+void *malloc(unsigned long);
+static H *create(void) { H *h = malloc(sizeof *h); h->flags = 1; h->n = 4; return h; }
+H *get(void) { if (!the_h) the_h = create(); return the_h; }
+H *get_counted(void) { counter++; if (!the_h) the_h = create(); return the_h; }
+H *get_or_make(int fresh) { if (fresh) return create(); if (!the_h) the_h = create();
+                            return the_h; }
+"""
+
+
+@pytest.mark.parametrize(("func", "inits"), [
+    # the flag and all the function called only in the arm writes
+    ("get", ["f:H.flags:0", "f:H.n:0", "g:the_h:0"]),
+    # a write outside the arm is not one of them
+    ("get_counted", ["f:H.flags:0", "f:H.n:0", "g:the_h:0"]),
+    # create() is called outside the arm too: what it writes is not only initialisation
+    ("get_or_make", ["g:the_h:0"]),
+])
+def test_the_summary_lists_what_only_lazy_initialisations_write(
+        func: str, inits: list[str]) -> None:
+    rd, _ = analyse(HANDLE)
+    assert rd.init_writes(func) == inits
+    assert set(inits) <= set(rd.effects(func)[2] or [])
+
+
+CALLER = """
+typedef struct { int flags; int n; } H;
+H *get(void); int counter;
+int main(void) { int me; MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0) get();
+  if (get()->flags) ; if (counter) ; return 0; }
+"""
+
+
+@pytest.mark.parametrize(("inits", "expected"), [
+    ([], [True, True, True]),  # before: everything get() writes, gated by me == 0
+    (["f:H.flags:0", "g:the_h:0"], [True, False, True]),
+])
+def test_a_caller_does_not_gate_what_only_lazy_initialisations_write(
+        inits: list[str], expected: list[bool]) -> None:
+    ext = {"get": FunctionSummary("get", "get.c", 1, False, [], True, rank_writes=[],
+                                  writes=["f:H.flags:0", "g:the_h:0", "g:counter:0"],
+                                  init_writes=inits)}
+    assert verdicts(CALLER, external=ext) == expected

@@ -169,8 +169,17 @@ class Expressions(CallbackCalls, Visitor):
         # constant they test it against (resets.py)
         self._gates = 0
         self._resets: list[Reset] = []
-        # The flags of the lazy initialisations being walked (lazyinit.py)
+        # The flags of the lazy initialisations being walked (lazyinit.py); per
+        # function, the memory it wrote and the functions of the TU it called inside
+        # them and outside them (``solver.init_writes``)
         self._inits: list[str] = []
+        self._init_writes: dict[str, set[Loc]] = {}
+        self._plain_writes: dict[str, set[Loc]] = {}
+        self._init_calls: dict[str, set[str]] = {}
+        self._plain_calls: dict[str, set[str]] = {}
+        # Functions called as if from another file: the tokens of their ``_pinned_writes``
+        # made in lazy initialisations only (``init_writes``), which no gate gates
+        self._pinned_inits: dict[str, frozenset[str]] = {}
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -216,6 +225,17 @@ class Expressions(CallbackCalls, Visitor):
         top = self._resets[-1] if self._resets else None
         return (top is not None and value is not None and top.value == value
                 and top.depth == self._gates and positions.c_text(place) == top.place)
+
+    @contextmanager
+    def _no_gates(self) -> Iterator[None]:
+        """Walk under no gate at all, not even the function's entry gate: what a lazy
+        initialisation writes (lazyinit.py)."""
+        saved = self._ctrl, self._env_ctrl, self._entry_ctrl
+        self._ctrl = self._env_ctrl = self._entry_ctrl = None
+        try:
+            yield
+        finally:
+            self._ctrl, self._env_ctrl, self._entry_ctrl = saved
 
     def _flag_write(self, place: c_ast.Node) -> bool:
         """``place`` is the flag of a lazy initialisation being walked: no gate
@@ -465,6 +485,8 @@ class Expressions(CallbackCalls, Visitor):
                     self._through(name.base)
                 if self._func is not None and not self.store.readonly and kind != "sloc":
                     self._writes.setdefault(self._func.name, set()).add(name)
+                    split = self._init_writes if self._inits else self._plain_writes
+                    split.setdefault(self._func.name, set()).add(name)
                     if not self._through_param:
                         self._own_writes.setdefault(self._func.name, set()).add(name)
                     if reason and mask is None:
@@ -593,11 +615,18 @@ class Expressions(CallbackCalls, Visitor):
                            else summary.arg_writes)
                 own = self._own_memory(args) if derived and not (any(values) or fn) \
                     else None
-                if reached := [t for t in mod if t in tied]:
+                # made in lazy initialisations only, from what is the same everywhere
+                inits = {t for t in summary.init_writes if not (derived and t in tied)} \
+                    if summary is not None else set()
+                if reached := [t for t in mod if t in tied and t not in inits]:
                     self._write_tied(reached, args, shared | consts, derived, own)
-                if alike := [t for t in mod if t not in tied]:  # whatever the arguments
+                if alike := [t for t in mod if t not in tied and t not in inits]:
                     self._write(self._summary_targets(alike, args, shared | consts), None,
-                                strong=False)
+                                strong=False)  # whatever the arguments
+                if made := [t for t in mod if t in inits]:
+                    with self._no_gates():  # lazy initialisations (lazyinit.py)
+                        self._write(self._summary_targets(made, args, shared | consts),
+                                    None, strong=False)
         if summary is not None and summary.calls_params:
             handed = {int(i): self._handed_targets(t, args)
                       for i, t in summary.callback_writes.items()}
@@ -728,6 +757,9 @@ class Expressions(CallbackCalls, Visitor):
                 i: [("loc", loc) for loc in sorted(locs, key=str)]
                 for i, locs in self._handed.get(name, {}).items()}, set(),
                 {k for k in called if self.store.flagged(Ctl(f"{name}()#{k}!"))})
+        if self._func is not None and not self.store.readonly:
+            split = self._init_calls if self._inits else self._plain_calls
+            split.setdefault(self._func.name, set()).add(name)
         if name in self._pinned:
             return self._call_detached(name, args, values, gate)
         if gate:  # its writes to non-local memory happen on some ranks only
@@ -782,8 +814,13 @@ class Expressions(CallbackCalls, Visitor):
         f = self._funcs[name]
         derived = next((r for r in values if r), None) or self._pointed(args, False, True)
         if derived or gate:  # _write adds the gates, as for the caller's own writes
-            self._write(self._summary_targets(self._pinned_writes.get(name, []), args,
+            tokens = self._pinned_writes.get(name, [])
+            inits = self._pinned_inits.get(name, frozenset())
+            self._write(self._summary_targets([t for t in tokens if t not in inits], args,
                                               frozenset()), derived, strong=False)
+            if derived and (made := [t for t in tokens if t in inits]):
+                self._write(self._summary_targets(made, args, frozenset()), derived,
+                            strong=False)
         for i, arg in enumerate(args):
             x = _address_of(arg)
             if i < len(f.params) and f.params[i] and x is not None and self._exchanged(arg):

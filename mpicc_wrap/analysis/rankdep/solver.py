@@ -184,6 +184,34 @@ class RankDependence(Statements):
         ranked, _ = solved._rank_tokens(f, units)
         return (self.returns_rank(func_name), ranked, self._effects(f, units, solved._writes))
 
+    def init_writes(self, func_name: str) -> list[str]:
+        """For the function's summary: the tokens of its ``writes`` that its call
+        closure makes only in lazy initialisations (lazyinit.py) -- in their arms, or
+        in functions called only there -- which a caller writes under no gate, as the
+        arm itself is walked: hypre's ``hypre_handle()``, called in another file under
+        a per-process test, left ``_hypre_handle`` and the handle's fields
+        per-process there."""
+        f = self._funcs.get(func_name)
+        if f is None or self.store.gave_up:
+            return []
+        every = self._effects(f, sorted(effects.closure(func_name, self._funcs)),
+                              self._writes)
+        plain = set(self._effects(f, self._plain_units(func_name), self._plain_writes))
+        return [t for t in every if t not in plain]
+
+    def _plain_units(self, name: str) -> list[str]:
+        """``name`` and the functions of the TU it may call, directly or not, but
+        through calls its walks made only inside lazy initialisations."""
+        seen, todo = {name}, [name]
+        while todo:
+            g = todo.pop()
+            only = self._init_calls.get(g, set()) - self._plain_calls.get(g, set())
+            for h in self._funcs[g].calls:
+                if h in self._funcs and h not in seen and h not in only:
+                    seen.add(h)
+                    todo.append(h)
+        return sorted(seen)
+
     def rank_bits(self, func_name: str) -> dict[str, int]:
         """For the function's summary: the tokens of its ``rank_writes`` that its call
         closure leaves per-process only in some bits (``Expressions._write_bits``),
@@ -265,6 +293,7 @@ class RankDependence(Statements):
         clone._defer = True
         clone._pinned_writes = {n: self._effects(self._funcs[n], sorted(
             effects.closure(n, self._funcs)), self._own_writes) for n in clone._pinned}
+        clone._pinned_inits = {n: frozenset(self.init_writes(n)) for n in clone._pinned}
         clone._solve()
         return clone
 
@@ -278,9 +307,9 @@ class RankDependence(Statements):
         { G = 1; }`` called as ``if (rank == 0) load();`` in ``setup()`` left ``G``
         out of ``setup``'s summary, and a caller in another file saw it uniform)."""
         gated = {c for g in units for c in self._gated_calls.get(g, ())}
-        called = sorted({g for c in gated for g in effects.closure(c, self._funcs)})
+        called = sorted({g for c in gated for g in self._plain_units(c)})
         whole = sorted({*self._effects(f, units, self._rank_writes),
-                        *self._effects(f, called, self._writes)})
+                        *self._effects(f, called, self._plain_writes)})
         if self.store.gave_up or effects.EVERYTHING_TOKEN in whole:
             return whole, {}
         bits: dict[str, int] = {}
@@ -364,6 +393,8 @@ class RankDependence(Statements):
         clone._writes, clone._rank_writes, clone._rank_bits = {}, {}, {}
         clone._own_writes, clone._handed = {}, {}
         clone._gated_calls = {}
+        clone._init_writes, clone._plain_writes = {}, {}
+        clone._init_calls, clone._plain_calls = {}, {}
         clone.walks = 0
         return clone
 
