@@ -120,3 +120,14 @@ def test_a_caller_does_not_gate_what_only_lazy_initialisations_write(
                                   writes=["f:H.flags:0", "g:the_h:0", "g:counter:0"],
                                   init_writes=inits)}
     assert verdicts(CALLER, external=ext) == expected
+
+
+def test_a_local_written_in_the_arm_differs_where_the_flag_does() -> None:
+    """Where a write outside the idiom made the flag per-process, a tracked local the
+    arm writes differs at the join between the processes that ran it and the others."""
+    code = TYPES + """
+    int main(void) { int me, n = 0; MPI_Comm_rank(MPI_COMM_WORLD, &me);
+      if (me == 0) inited = 1;
+      if (!inited) { inited = 1; n = 3; }
+      if (n == 3) MPI_Barrier(MPI_COMM_WORLD); return 0; }"""
+    assert verdicts(code)[-1] is True

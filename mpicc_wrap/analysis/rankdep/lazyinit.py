@@ -24,13 +24,20 @@ test (its other conjuncts must be single-valued) nor by the gates the ``if`` or 
 function is reached under, and the callees it makes are called under no gate.  Writes
 to the flag itself, anywhere in the arm (the failure path's reset too), take no gate:
 initialisation is taken to succeed or fail alike everywhere.  What the arm computes
-still differs where its inputs do (``v = rank`` is per-process), and the tracked locals
-it writes are gated at the join by the test and the gates outside: they differ
-between the processes that ran it and those that did not.
+still differs where its inputs do (``v = rank`` is per-process).  The tracked locals
+it writes differ between the processes that ran it and those that did not only as
+the flag does: they are gated at the join by the test, which is per-process when a
+write outside the idiom made the flag so (the flag keeps such facts: memory is
+flow-insensitive, ``locations.py``).
 
 This is an assumption, not a proof: code that reads the initialised state on some
 ranks before others initialise it, without passing through the idiom, can differ.
 Collectives in the arm are judged as everywhere else (the findings read the test).
+
+The idiom is taken only under no per-process test of the function itself (a lazy
+initialisation inside ``if (rank == 0)`` is walked as any other arm), and a summary
+says which of its writes only lazy initialisations make (``init_writes``), so that
+callers in other files do not gate them either (``solver.init_writes``).
 
 The shape: no ``else``; the test is ``!v``, ``v == 0`` or ``v == NULL`` (either
 order), alone or as a conjunct of ``&&`` whose other conjuncts have no side effects;

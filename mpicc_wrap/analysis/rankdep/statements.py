@@ -234,7 +234,7 @@ class Statements(Expressions):
         if arm is not None:
             return self._if_alone(s, arm, before)
         if (flag := self._init_flag(s)) is not None:
-            return self._if_init(s, flag, before)
+            return self._if_init(s, flag, cond, before)
         # φ-placement (003 §3, Fig. 2(d)): the processes that run an arm agree on what
         # it computes from single-valued data, so a multi-valued test gates the locals
         # the arms write at the join, not inside the arms (``for (i = 0; i < n; i++)
@@ -283,18 +283,22 @@ class Statements(Expressions):
             return None
         return found[0]
 
-    def _if_init(self, s: c_ast.If, flag: str, before: dict[str, str]) -> dict[str, str]:
+    def _if_init(self, s: c_ast.If, flag: str, cond: str | None,
+                 before: dict[str, str]) -> dict[str, str]:
         """A lazy initialisation (lazyinit.py): the arm walked under no gate, not even
         the function's entry gate, its writes to ``flag`` under none inside it either;
-        the join as after an arm some processes skip."""
+        the tracked locals it writes gated at the join by the test (``cond``: per-process
+        only where a write outside the idiom made the flag so)."""
         saved, self._entry_ctrl = self._entry_ctrl, None
         self._inits.append(flag)
         try:
-            gates = self._stmt(s.iftrue)
+            with self._join_frame() as written:
+                gates = self._stmt(s.iftrue)
         finally:
             self._entry_ctrl = saved
             self._inits.pop()
         self._env = join(self._env, before)
+        self._gate_at_join(written, cond)
         return gates
 
     def visit_While(self, s: c_ast.Node) -> dict[str, str]:
