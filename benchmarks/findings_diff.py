@@ -108,10 +108,22 @@ def preprocessed(c: Compile) -> str | None:
 
 
 def digest(result: Any) -> str:
-    """A digest of a ``TUAnalysis`` but its statistics (timings)."""
-    fields = dataclasses.asdict(result)
+    """A digest of a ``TUAnalysis`` but its statistics (timings) and the fields left
+    empty (``_filled``): a version that adds a summary field then compares equal
+    wherever the field is empty, and differs where it holds something."""
+    fields = _filled(dataclasses.asdict(result))
     fields.pop("stats", None)
     return hashlib.sha256(repr(sorted(fields.items())).encode()).hexdigest()[:16]
+
+
+def _filled(value: Any) -> Any:
+    """``value`` with every dictionary entry whose value is an empty list or
+    dictionary left out, at any depth."""
+    if isinstance(value, dict):
+        return {k: _filled(v) for k, v in value.items() if v != [] and v != {}}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_filled(v) for v in value)
+    return value
 
 
 def analyse_all(tsv: Path) -> Found:

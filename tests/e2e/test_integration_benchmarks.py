@@ -127,6 +127,23 @@ def test_findings_diff_digest_ignores_timings_and_sees_summaries() -> None:
     assert findings_diff.changed_results({"a.c": first}, {}) == ["a.c"]
 
 
+def test_findings_diff_digest_leaves_out_empty_fields() -> None:
+    """A version that adds a summary field compares equal where the field is empty,
+    as an older version without it would, and differs where the field holds
+    something; an empty field in a nested dictionary is left out too."""
+    from mpicc_wrap.model import FunctionSummary, Stats, TUAnalysis
+
+    def result(**kw: object) -> TUAnalysis:
+        summary = FunctionSummary("f", "a.c", 3, False, [], True, **kw)  # type: ignore[arg-type]
+        return TUAnalysis([], [], {"f": summary}, Stats())
+
+    empty = findings_diff.digest(result())
+    assert findings_diff.digest(result(init_writes=[])) == empty
+    assert findings_diff.digest(result(init_writes=["g:h:0"])) != empty
+    assert findings_diff.digest(result(rank_writes=["g:h:0"])) != empty
+    assert findings_diff._filled({"a": {"b": [], "c": [1]}, "d": {}}) == {"a": {"c": [1]}}
+
+
 def test_findings_diff_times_are_sums_of_per_tu_medians() -> None:
     """A TU one run could not parse has no time in that run: it is left out of both
     versions' sums."""
