@@ -131,3 +131,22 @@ def test_a_local_written_in_the_arm_differs_where_the_flag_does() -> None:
       if (!inited) { inited = 1; n = 3; }
       if (n == 3) MPI_Barrier(MPI_COMM_WORLD); return 0; }"""
     assert verdicts(code)[-1] is True
+
+
+RELAY = """
+typedef struct { int flags; int n; } H;
+H *get(void);
+void *alloc(int count) { if (count == 0) return 0; return get(); }
+"""
+
+
+def test_a_caller_lists_what_another_files_lazy_initialisation_writes() -> None:
+    """hypre's ``hypre_CAlloc(count, ...)`` reaches ``hypre_handle()`` under a test of
+    its argument: the handle is still only lazily initialised there, so its own
+    summary lists it in ``init_writes``, not among the writes its arguments reach."""
+    ext = {"get": FunctionSummary("get", "get.c", 1, False, [], True, rank_writes=[],
+                                  writes=["f:H.flags:0", "g:the_h:0"],
+                                  init_writes=["f:H.flags:0", "g:the_h:0"])}
+    rd, _ = analyse(RELAY, external=ext)
+    assert rd.init_writes("alloc") == ["f:H.flags:0", "g:the_h:0"]
+    assert not set(rd.arg_writes("alloc") or []) & {"f:H.flags:0", "g:the_h:0"}

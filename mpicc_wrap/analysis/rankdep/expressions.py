@@ -228,14 +228,18 @@ class Expressions(CallbackCalls, Visitor):
 
     @contextmanager
     def _no_gates(self) -> Iterator[None]:
-        """Walk under no gate at all, not even the function's entry gate: what a lazy
-        initialisation writes (lazyinit.py)."""
+        """Write what another file's lazy initialisation writes (lazyinit.py): under no
+        gate at all, not even the function's entry gate, and recorded as this
+        function's lazy-initialisation writes too (its own ``init_writes``; the empty
+        flag names no variable)."""
         saved = self._ctrl, self._env_ctrl, self._entry_ctrl
         self._ctrl = self._env_ctrl = self._entry_ctrl = None
+        self._inits.append("")
         try:
             yield
         finally:
             self._ctrl, self._env_ctrl, self._entry_ctrl = saved
+            self._inits.pop()
 
     def _flag_write(self, place: c_ast.Node) -> bool:
         """``place`` is the flag of a lazy initialisation being walked: no gate
