@@ -192,7 +192,7 @@ class RankDependence(Statements):
         a per-process test, left ``_hypre_handle`` and the handle's fields
         per-process there."""
         f = self._funcs.get(func_name)
-        if f is None or self.store.gave_up:
+        if f is None or self.store.gave_up or not self._init_writes:
             return []
         every = self._effects(f, sorted(effects.closure(func_name, self._funcs)),
                               self._writes)
