@@ -42,7 +42,7 @@ Locals of automatic storage die with the call and are left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 
 from mpicc_wrap.analysis.rankdep.layouts import Layouts
 from mpicc_wrap.analysis.rankdep.locations import (
@@ -62,13 +62,17 @@ EVERYTHING_TOKEN = "*"
 RETURNED_TOKEN = "r"
 
 
-def closure(name: str, funcs: Mapping[str, FunctionFacts]) -> set[str]:
-    """``name`` and every function of the TU it may call, directly or not."""
+def closure(name: str, funcs: Mapping[str, FunctionFacts],
+            skip: Callable[[str], Container[str]] = lambda _: ()) -> set[str]:
+    """``name`` and every function of the TU it may call, directly or not, but through
+    the calls of a function ``g`` to the functions ``skip(g)`` names."""
     seen = {name}
     todo = [name]
     while todo:
-        for g in funcs[todo.pop()].calls:
-            if g in funcs and g not in seen:
+        f = todo.pop()
+        skipped = skip(f)
+        for g in funcs[f].calls:
+            if g in funcs and g not in seen and g not in skipped:
                 seen.add(g)
                 todo.append(g)
     return seen

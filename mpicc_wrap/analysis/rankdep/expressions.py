@@ -169,11 +169,12 @@ class Expressions(CallbackCalls, Visitor):
         # constant they test it against (resets.py)
         self._gates = 0
         self._resets: list[Reset] = []
-        # The flags of the lazy initialisations being walked (lazyinit.py); per
-        # function, the memory it wrote and the functions of the TU it called inside
-        # them and outside them (``solver.init_writes``)
+        # The flags of the lazy initialisations being walked (lazyinit.py); whether a
+        # walk wrote memory inside one; per function, the memory it wrote outside
+        # them, and the functions of the TU it called inside and outside them
+        # (``solver.init_writes``)
         self._inits: list[str] = []
-        self._init_writes: dict[str, set[Loc]] = {}
+        self._wrote_inits = False
         self._plain_writes: dict[str, set[Loc]] = {}
         self._init_calls: dict[str, set[str]] = {}
         self._plain_calls: dict[str, set[str]] = {}
@@ -489,8 +490,10 @@ class Expressions(CallbackCalls, Visitor):
                     self._through(name.base)
                 if self._func is not None and not self.store.readonly and kind != "sloc":
                     self._writes.setdefault(self._func.name, set()).add(name)
-                    split = self._init_writes if self._inits else self._plain_writes
-                    split.setdefault(self._func.name, set()).add(name)
+                    if self._inits:
+                        self._wrote_inits = True
+                    else:
+                        self._plain_writes.setdefault(self._func.name, set()).add(name)
                     if not self._through_param:
                         self._own_writes.setdefault(self._func.name, set()).add(name)
                     if reason and mask is None:
@@ -819,12 +822,11 @@ class Expressions(CallbackCalls, Visitor):
         derived = next((r for r in values if r), None) or self._pointed(args, False, True)
         if derived or gate:  # _write adds the gates, as for the caller's own writes
             tokens = self._pinned_writes.get(name, [])
-            inits = self._pinned_inits.get(name, frozenset())
-            self._write(self._summary_targets([t for t in tokens if t not in inits], args,
-                                              frozenset()), derived, strong=False)
-            if derived and (made := [t for t in tokens if t in inits]):
-                self._write(self._summary_targets(made, args, frozenset()), derived,
-                            strong=False)
+            if not derived:  # the gate alone: not what lazy initialisations make
+                inits = self._pinned_inits.get(name, frozenset())
+                tokens = [t for t in tokens if t not in inits]
+            self._write(self._summary_targets(tokens, args, frozenset()), derived,
+                        strong=False)
         for i, arg in enumerate(args):
             x = _address_of(arg)
             if i < len(f.params) and f.params[i] and x is not None and self._exchanged(arg):

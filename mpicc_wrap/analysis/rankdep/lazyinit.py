@@ -52,6 +52,7 @@ from collections.abc import Container
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_expression
+from mpicc_wrap.analysis.rankdep.locations import uncast
 from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
 
 __all__ = ["flag_name", "init_test"]
@@ -81,8 +82,7 @@ def _conjuncts(e: c_ast.Node) -> list[c_ast.Node]:
 
 def flag_name(e: c_ast.Node) -> str | None:
     """The variable ``e`` names (through casts), if it is one."""
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
+    e = uncast(e)
     return e.name if isinstance(e, c_ast.ID) else None
 
 

@@ -192,7 +192,7 @@ class RankDependence(Statements):
         a per-process test, left ``_hypre_handle`` and the handle's fields
         per-process there."""
         f = self._funcs.get(func_name)
-        if f is None or self.store.gave_up or not self._init_writes:
+        if f is None or self.store.gave_up or not self._wrote_inits:
             return []
         every = self._effects(f, sorted(effects.closure(func_name, self._funcs)),
                               self._writes)
@@ -202,15 +202,8 @@ class RankDependence(Statements):
     def _plain_units(self, name: str) -> list[str]:
         """``name`` and the functions of the TU it may call, directly or not, but
         through calls its walks made only inside lazy initialisations."""
-        seen, todo = {name}, [name]
-        while todo:
-            g = todo.pop()
-            only = self._init_calls.get(g, set()) - self._plain_calls.get(g, set())
-            for h in self._funcs[g].calls:
-                if h in self._funcs and h not in seen and h not in only:
-                    seen.add(h)
-                    todo.append(h)
-        return sorted(seen)
+        return sorted(effects.closure(name, self._funcs, lambda g: self._init_calls.get(
+            g, set()) - self._plain_calls.get(g, set())))
 
     def rank_bits(self, func_name: str) -> dict[str, int]:
         """For the function's summary: the tokens of its ``rank_writes`` that its call
@@ -393,7 +386,7 @@ class RankDependence(Statements):
         clone._writes, clone._rank_writes, clone._rank_bits = {}, {}, {}
         clone._own_writes, clone._handed = {}, {}
         clone._gated_calls = {}
-        clone._init_writes, clone._plain_writes = {}, {}
+        clone._wrote_inits, clone._plain_writes = False, {}
         clone._init_calls, clone._plain_calls = {}, {}
         clone.walks = 0
         return clone
