@@ -24,13 +24,16 @@ caller's TU can name:
   TU of a project), or what it points to (``k`` > 0); ``f:{name}:{k}`` when the type
   is not known, which a caller applies to that field of every type;
 * ``g:{name}:{k}``: the global ``name``, or what it points to;
-* ``r``: memory the function returns a pointer to (a local buffer or allocation it
-  filled).  Not what a local pointer to another struct type points to, when the
-  result's struct neither is nor holds that type by value: under the aliasing rule
-  (``layouts.py``) such a store cannot change the returned object, and it is the
-  fields of its own type (``Layouts.fields_apart``: p4est's ``p4est_new_ext`` fills
-  its quadrants through a ``p4est_quadrant_t *``; as ``r``, its callers took the
-  forest it returns as per-process);
+* ``r``: memory the function returns a pointer to (a static buffer or an allocation
+  it filled; not the elements of an automatic local array, which die with the call:
+  hypre's ``hypre_ParVectorCreate`` fills ``HYPRE_BigInt partitioning[2]`` with its
+  rank's rows, and as ``r`` every caller took the vector it returns, and every
+  field written through it, as per-process).  Not what a local pointer to another
+  struct type points to, when the result's struct neither is nor holds that type by
+  value: under the aliasing rule (``layouts.py``) such a store cannot change the
+  returned object, and it is the fields of its own type (``Layouts.fields_apart``:
+  p4est's ``p4est_new_ext`` fills its quadrants through a ``p4est_quadrant_t *``; as
+  ``r``, its callers took the forest it returns as per-process);
 * ``*``: anything (a write through an unknown pointer, or a solve that gave up).
 
 Writes made per-process only because an in-TU caller calls the function under a
@@ -115,6 +118,9 @@ def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts
         # the caller can reach only through the returned pointer
         if not returns_pointer or not (depth > 0 or root.name in f.statics):
             return []
+        if root.name not in f.statics and depth <= layouts.array_depth(
+                f.types.get(root.name)):
+            return []  # the elements of an automatic array die with the call
         apart = layouts.fields_apart(f.types.get(root.name), depth, f.result)
         return [RETURNED_TOKEN] if apart is None else [
             _field_token(owner, name, 0) for owner, name in apart]

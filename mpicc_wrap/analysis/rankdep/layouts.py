@@ -360,6 +360,17 @@ class Layouts:
             return left if self._pointee(left) is not None else None
         return None
 
+    def array_depth(self, t: c_ast.Node | None) -> int:
+        """How many dereferences of a variable of type ``t`` stay inside its own
+        storage: the dimensions of an array type (``int a[2][3]``: 2), 0 otherwise."""
+        depth = 0
+        for _ in range(_DEPTH):
+            t = self._resolve(t)
+            if not isinstance(t, c_ast.ArrayDecl):
+                break
+            depth, t = depth + 1, t.type
+        return depth
+
     def _pointee(self, t: c_ast.Node | None) -> c_ast.Node | None:
         """What a pointer or array type (or a typedef name of one) points to; None
         for anything else."""
