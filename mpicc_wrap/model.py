@@ -263,6 +263,12 @@ class FunctionSummary:
     # tokens of ``writes`` it makes only in lazy initialisations (``if (!h) h =
     # create();``, analysis/rankdep/lazyinit.py): a caller writes them under no gate
     init_writes: list[str] = field(default_factory=list)
+    # returns memory the call allocated, or NULL (analysis/rankdep/owned.py): its
+    # result is the same on every process whatever the arguments
+    allocates: bool = False
+    # tokens of ``writes`` it makes only into memory the call allocated, under the
+    # gates of the allocation (owned.py): a caller writes them under none of its own
+    new_writes: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis import callgraph, catalogue, cfg, failures, outputs
 from mpicc_wrap.analysis.callgraph import Callee, CallGraph
 from mpicc_wrap.analysis.orders import Events, fixed_sequence
+from mpicc_wrap.analysis.rankdep import owned
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary, ParsedTU
@@ -41,6 +42,7 @@ class RankOracle(Protocol):
     def ignores_arguments(self, func_name: str) -> bool: ...
     def arg_writes(self, func_name: str) -> list[str] | None: ...
     def init_writes(self, func_name: str) -> list[str]: ...
+    def new_writes(self, func_name: str) -> list[str]: ...
     def callbacks(self, func_name: str) -> dict[str, list[str]]: ...
     def called_params(self, func_name: str
                       ) -> tuple[list[int], dict[str, list[str]], list[int]]: ...
@@ -67,6 +69,8 @@ class Context:
     summaries: Mapping[str, FunctionSummary]
     # the TU's status functions and allocating functions (failures.Facts)
     status: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+    # the functions whose calls allocate (rankdep/owned.py): a summary's ``allocates``
+    allocators: frozenset[str] = frozenset()
 
     def events(self, func: str, unknown: bool = False) -> Events:
         """Collective tokens of every call node of ``func``; with ``unknown`` calls of
@@ -138,7 +142,8 @@ def build(tu: ParsedTU, external: Mapping[str, FunctionSummary], oracle: RankOra
     ctx = Context(tu, MappingProxyType(dict(external)), oracle, graph,
                   MappingProxyType(cfgs), MappingProxyType(callees), frozenset(noreturn),
                   frozenset(aborts), frozenset(file_names), MappingProxyType(has), recursive,
-                  MappingProxyType(summaries), status)
+                  MappingProxyType(summaries), status,
+                  owned.allocating(tu.ast, external))
     for comp in components:  # callees first: a caller's events read their summaries
         for f in comp:
             summaries[f] = _summary(ctx, f)
@@ -213,7 +218,8 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
         ctx.oracle.rank_bits(f), ctx.oracle.callbacks(f) if exported else {},
         *(ctx.oracle.called_params(f) if exported else ([], {}, [])),
         arg_writes=ctx.oracle.arg_writes(f) if exported else None,
-        init_writes=ctx.oracle.init_writes(f))
+        init_writes=ctx.oracle.init_writes(f),
+        allocates=f in ctx.allocators, new_writes=ctx.oracle.new_writes(f))
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

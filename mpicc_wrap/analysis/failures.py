@@ -91,7 +91,8 @@ from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.model import FunctionSummary
 
-__all__ = ["ALLOCATORS", "NO_ERROR_CODE", "Arms", "Facts", "analyse", "failure_tests"]
+__all__ = ["ALLOCATORS", "NO_ERROR_CODE", "Arms", "Facts", "analyse", "declared_allocators",
+           "failure_tests"]
 
 # MPI functions whose result is not an error code (MPI-4 §9.6 and the handle
 # conversions of §19.3.4), and the tool interface (MPI_T_*, whose error classes also
@@ -141,7 +142,7 @@ def analyse(ast: c_ast.FileAST,
     ext = {n: s for n, s in (external or {}).items() if n not in defined}
     status = {n for n, s in ext.items() if s.status_code}
     fresh = {n for n, s in ext.items() if s.fresh_result} | {
-        n for n in _declared_allocators(ast) if n not in defined and n not in ext}
+        n for n in declared_allocators(ast) if n not in defined and n not in ext}
     while True:
         known = _Known(defined, frozenset(status), frozenset(fresh))
         found: dict[int, Arms] = {}
@@ -163,7 +164,7 @@ _ALLOC_NAME = re.compile(r"alloc", re.IGNORECASE)
 _NOT_ALLOC_NAME = re.compile(r"realloc|dealloc|unalloc|alloca$", re.IGNORECASE)
 
 
-def _declared_allocators(ast: c_ast.FileAST) -> set[str]:
+def declared_allocators(ast: c_ast.FileAST) -> set[str]:
     """Functions declared at file scope whose prototype returns a pointer and whose
     name says they allocate (module docstring)."""
     return {d.name for d in ast.ext

@@ -16,6 +16,7 @@ from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_n
 from mpicc_wrap.analysis.rankdep.layouts import union_members
 from mpicc_wrap.analysis.rankdep.lazyinit import flag_name
 from mpicc_wrap.analysis.rankdep.locations import (
+    NEW,
     Ctl,
     Deref,
     FunctionFacts,
@@ -30,6 +31,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
     uncast,
 )
+from mpicc_wrap.analysis.rankdep.owned import is_allocation, owner
 from mpicc_wrap.analysis.rankdep.resets import Reset, assigns_any, constant, reset_test
 from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
@@ -181,27 +183,51 @@ class Expressions(CallbackCalls, Visitor):
         # Functions called as if from another file: the tokens of their ``_pinned_writes``
         # made in lazy initialisations only (``init_writes``), which no gate gates
         self._pinned_inits: dict[str, frozenset[str]] = {}
+        # New memory (owned.py): the functions whose calls allocate (set by the solver);
+        # per owned local, the gates it was last allocated under (serials of the
+        # ``_gated`` frames being walked, and the gate); per function, the memory it
+        # wrote as new memory and otherwise; per detached function, the tokens of its
+        # ``_pinned_writes`` made only in new memory, and those its arguments reach
+        self._allocators: frozenset[str] = frozenset()
+        self._allocated: dict[str, tuple[tuple[int, ...], str | None]] = {}
+        self._frames: list[int] = []
+        self._serial = 0
+        self._new_writes: dict[str, set[Loc]] = {}
+        self._old_writes: dict[str, set[Loc]] = {}
+        self._pinned_new: dict[str, frozenset[str]] = {}
+        self._pinned_tied: dict[str, frozenset[str] | None] = {}
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
 
     @contextmanager
     def _gated(self, reason: str | None, weak: bool = False,
-               phi: bool = False) -> Iterator[None]:
+               phi: bool = False, frame: int = 0) -> Iterator[None]:
         """Walk under the gate ``reason``; ``phi``: not for writes to tracked locals,
-        which the caller gates at the join."""
+        which the caller gates at the join; ``frame``: the gate frame it continues
+        (``_new_frame``; 0: a new one)."""
         saved, saved_env = self._ctrl, self._env_ctrl
         self._ctrl = saved or reason
         if not phi:
             self._env_ctrl = saved_env or reason
         self._weak += int(weak)
         self._gates += int(bool(reason))
+        if reason:
+            self._frames.append(frame or self._new_frame())
         try:
             yield
         finally:
             self._ctrl, self._env_ctrl = saved, saved_env
             self._weak -= int(weak)
             self._gates -= int(bool(reason))
+            if reason:
+                self._frames.pop()
+
+    def _new_frame(self) -> int:
+        """A serial for a gate frame: a write into new memory is ungated only under the
+        frames its allocation was made under (owned.py)."""
+        self._serial += 1
+        return self._serial
 
     @contextmanager
     def _resetting(self, arm: c_ast.Node | None, test: c_ast.Node,
@@ -372,7 +398,7 @@ class Expressions(CallbackCalls, Visitor):
             return r or self._ctrl
         inner = self._value(e.expr)
         if e.op == "*":
-            return inner or self.store.first(self._pointees(e.expr))
+            return self._place(e.expr, inner) or self.store.first(self._pointees(e.expr))
         return inner
 
     def visit_TernaryOp(self, e: c_ast.TernaryOp) -> str | None:
@@ -387,6 +413,8 @@ class Expressions(CallbackCalls, Visitor):
 
     def visit_Assignment(self, e: c_ast.Assignment) -> str | None:
         r = self._value(e.rvalue)
+        if e.op == "=" and isinstance(place := uncast(e.lvalue), c_ast.ID):
+            self._allocation(place.name, e.rvalue)
         targets, where = self._lvalue(e.lvalue)
         mask = _flag_mask(e)
         if mask is not None and self._bit_place(e.lvalue) and targets and not any(
@@ -404,12 +432,13 @@ class Expressions(CallbackCalls, Visitor):
 
     def visit_ArrayRef(self, e: c_ast.ArrayRef) -> str | None:
         sub = self._value(e.subscript)
-        base = self._value(e.name)
+        base = self._place(e.name, self._value(e.name))
         return sub or base or self.store.first(self._pointees(e.name))
 
     def visit_StructRef(self, e: c_ast.StructRef) -> str | None:
         if e.type == "->":
-            base = self._value(e.name) or self.store.first(self._pointees(e.name))
+            base = self._place(e.name, self._value(e.name)) or self.store.first(
+                self._pointees(e.name))
         else:
             base = self._value(e.name)
         return self.store.get(self._field(e), self._mask_of(e)) or base
@@ -441,17 +470,49 @@ class Expressions(CallbackCalls, Visitor):
         if isinstance(e, c_ast.ArrayRef):
             if self._env_array(e.name):  # one element of a tracked array: never strong
                 return [("envel", e.name.name)], self._value(e.subscript)
-            where = self._value(e.subscript) or self._value(e.name)
-            return [("loc", k) for k in sorted(self._pointees(e.name), key=str)], where
+            sub = self._value(e.subscript)
+            where = sub or self._place(e.name, self._value(e.name))
+            kind = NEW if self._new_place(e) else "loc"
+            return [(kind, k) for k in sorted(self._pointees(e.name), key=str)], where
         if isinstance(e, c_ast.UnaryOp) and e.op == "*":
-            return ([("loc", k) for k in sorted(self._pointees(e.expr), key=str)],
-                    self._value(e.expr))
+            kind = NEW if self._new_place(e) else "loc"
+            return ([(kind, k) for k in sorted(self._pointees(e.expr), key=str)],
+                    self._place(e.expr, self._value(e.expr)))
         if isinstance(e, c_ast.StructRef):
-            where = self._value(e.name) if e.type == "->" else self._lvalue(e.name)[1]
-            return [(self._field_kind(e), self._field(e))], where
+            where = self._place(e.name, self._value(e.name)) if e.type == "->" \
+                else self._lvalue(e.name)[1]
+            kind = NEW if self._new_place(e) else self._field_kind(e)
+            return [(kind, self._field(e))], where
         if isinstance(e, c_ast.Cast):
             return self._lvalue(e.expr)
         return [], self._value(e)
+
+    def _owned(self, pointer: c_ast.Node) -> bool:
+        """``pointer`` names an owned local of the function (owned.py)."""
+        bare = uncast(pointer)
+        return self._func is not None and isinstance(bare, c_ast.ID) \
+            and bare.name in self._func.owned
+
+    def _place(self, pointer: c_ast.Node, reason: str | None) -> str | None:
+        """Why the object ``pointer`` points to may differ between processes, given why
+        its value may: never for an owned local, which points to memory the call
+        allocated on every process that has one (owned.py)."""
+        return None if reason is None or self._owned(pointer) else reason
+
+    def _new_place(self, e: c_ast.Node) -> bool:
+        """The place ``e`` is in memory the call allocated, and the walk is under the
+        gates the allocation was made under (owned.py)."""
+        f = self._func
+        name = owner(e, f.owned) if f is not None and f.owned else None
+        return name is not None and self._allocated.get(name) == (
+            tuple(self._frames), self._ctrl)
+
+    def _allocation(self, name: str, value: c_ast.Node | None) -> None:
+        """``name = value``: when it allocates into an owned local, remember the gates
+        (``_new_place``)."""
+        f = self._func
+        if f is not None and name in f.owned and is_allocation(value, self._allocators):
+            self._allocated[name] = (tuple(self._frames), self._ctrl)
 
     def _field_kind(self, e: c_ast.StructRef) -> str:
         """The target kind of a write to the field ``e`` (``locations.Target``):
@@ -477,12 +538,13 @@ class Expressions(CallbackCalls, Visitor):
         """Write ``targets``, per-process when ``reason`` or the gate; ``mask``: only
         those bits of memory targets (``_write_bits``; a tracked local takes the whole
         write)."""
-        local = reason or self._env_ctrl
+        value, local = reason, reason or self._env_ctrl
         reason = reason or self._ctrl
         for kind, name in targets:
             if not isinstance(name, str):
-                outside = self._outside(kind, name)
-                if (why := reason or outside) and mask is None:
+                new = kind == NEW  # under the gates of its allocation: none (owned.py)
+                outside = None if new else self._outside(kind, name)
+                if (why := value if new else reason or outside) and mask is None:
                     self.store.mark(name, why)
                 elif why and mask is not None:
                     self.store.mark_bits(name, mask, why)
@@ -496,9 +558,12 @@ class Expressions(CallbackCalls, Visitor):
                         self._plain_writes.setdefault(self._func.name, set()).add(name)
                     if not self._through_param:
                         self._own_writes.setdefault(self._func.name, set()).add(name)
-                    if reason and mask is None:
+                    split = self._new_writes if new else self._old_writes
+                    split.setdefault(self._func.name, set()).add(name)
+                    ranked = value if new else reason
+                    if ranked and mask is None:
                         self._rank_writes.setdefault(self._func.name, set()).add(name)
-                    elif reason and mask is not None:
+                    elif ranked and mask is not None:
                         bits = self._rank_bits.setdefault(self._func.name, {})
                         bits[name] = bits.get(name, 0) | mask
                 continue
@@ -585,7 +650,8 @@ class Expressions(CallbackCalls, Visitor):
                 any(values) or bool(self._ctrl or self._entry_ctrl)):  # callbacks.py
             return next((r for r in values if r), None) or self._pointed(args, True, False)
         if name is not None and name in self._funcs:
-            return self._call_defined(name, args, values)
+            result = self._call_defined(name, args, values)
+            return None if name in self._allocators else result  # owned.py
         source = _source(name, len(args)) if name else None
         if source is not None or _rank_env(e, args):
             return self._call_source(e, args, source or (True, set()))
@@ -625,15 +691,17 @@ class Expressions(CallbackCalls, Visitor):
                 # made in lazy initialisations only, from what is the same everywhere
                 inits = {t for t in summary.init_writes if not (derived and t in tied)} \
                     if summary is not None else set()
-                if reached := [t for t in mod if t in tied and t not in inits]:
+                new = set(summary.new_writes) if summary is not None else set()
+                if reached := [t for t in mod if t in tied and t not in inits | new]:
                     self._write_tied(reached, args, shared | consts, derived, own)
-                if alike := [t for t in mod if t not in tied and t not in inits]:
+                if alike := [t for t in mod if t not in tied and t not in inits | new]:
                     self._write(self._summary_targets(alike, args, shared | consts), None,
                                 strong=False)  # whatever the arguments
                 if made := [t for t in mod if t in inits]:
                     with self._no_gates():  # lazy initialisations (lazyinit.py)
                         self._write(self._summary_targets(made, args, shared | consts),
                                     None, strong=False)
+                self._write_new(summary, mod, tied, inits, args, shared | consts, derived)
         if summary is not None and summary.calls_params:
             handed = {int(i): self._handed_targets(t, args)
                       for i, t in summary.callback_writes.items()}
@@ -653,7 +721,24 @@ class Expressions(CallbackCalls, Visitor):
                     self._write(self._out(a), seed, strong=False)
             else:
                 self._write_ranked(summary, ranked, args, shared, seed)
-        return None if summary is not None and summary.uniform_return else result
+        if summary is not None and summary.uniform_return or (
+                name in self._allocators and not (summary and summary.returns_rank)):
+            return None  # the same whatever the arguments; new memory (owned.py)
+        return result
+
+    def _write_new(self, summary: FunctionSummary | None, mod: list[str], tied: set[str],
+                   inits: set[str], args: list[c_ast.Node], skip: set[int] | frozenset[int],
+                   derived: str | None) -> None:
+        """What another file's function writes only into memory the call allocates
+        (``new_writes``, owned.py): under none of this call's gates, per-process only
+        where the value is (an argument it is tied to)."""
+        new = [t for t in mod if summary is not None and t in summary.new_writes
+               and t not in inits]
+        for why, tokens in ((derived, [t for t in new if t in tied]),
+                            (None, [t for t in new if t not in tied])):
+            if tokens:
+                self._write([(NEW, loc) for _, loc in self._summary_targets(
+                    tokens, args, skip)], why, strong=False)
 
     def _either(self, e: c_ast.FuncCall) -> tuple[c_ast.Node, list[c_ast.FuncCall]] | None:
         """``(c ? f : g)(args)`` with ``f`` and ``g`` functions (not variables): the test
@@ -822,11 +907,17 @@ class Expressions(CallbackCalls, Visitor):
         derived = next((r for r in values if r), None) or self._pointed(args, False, True)
         if derived or gate:  # _write adds the gates, as for the caller's own writes
             tokens = self._pinned_writes.get(name, [])
+            new = self._pinned_new.get(name, frozenset())
             if not derived:  # the gate alone: not what lazy initialisations make
                 inits = self._pinned_inits.get(name, frozenset())
                 tokens = [t for t in tokens if t not in inits]
-            self._write(self._summary_targets(tokens, args, frozenset()), derived,
-                        strong=False)
+            self._write(self._summary_targets([t for t in tokens if t not in new], args,
+                                              frozenset()), derived, strong=False)
+            tied = self._pinned_tied.get(name)  # new memory: as _write_new
+            if derived and (reached := [t for t in tokens if t in new and (
+                    tied is None or t in tied)]):
+                self._write([(NEW, loc) for _, loc in self._summary_targets(
+                    reached, args, frozenset())], derived, strong=False)
         for i, arg in enumerate(args):
             x = _address_of(arg)
             if i < len(f.params) and f.params[i] and x is not None and self._exchanged(arg):

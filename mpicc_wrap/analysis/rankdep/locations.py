@@ -27,7 +27,8 @@ from mpicc_wrap.frontend.scalars import is_arithmetic
 from mpicc_wrap.model import Pos
 
 __all__ = [
-    "ANY", "ANY_OWNER", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "Ctl", "Deref",
+    "ANY", "ANY_OWNER", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "NEW", "Ctl",
+    "Deref",
     "Field", "FunctionFacts", "Global", "Loc", "Local", "Param", "PtsOf", "Ret", "Store", "deref",
     "depth", "field_marks", "field_views", "function_facts",
 ]
@@ -373,6 +374,8 @@ class FunctionFacts:
     result: c_ast.Node | None = None  # its declared result type
     # Where each label is (``position``; None: two of one name), for ``goto``
     labels: dict[str, Position | None] = field(default_factory=dict)
+    # Locals that only ever point to memory the call allocated (``owned.py``)
+    owned: frozenset[str] = frozenset()
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
@@ -604,8 +607,11 @@ def callers_first(funcs: dict[str, FunctionFacts]) -> list[str]:
 # ("env", tracked local name) or ("envel", an element of a tracked local array: a
 # write never replaces the whole value) or ("loc", location) or ("ploc", a field of
 # ``param->``: memory the caller passed) or ("sloc", a field of ``local.``, a struct of
-# automatic storage: memory that dies with the call, so no caller sees the write).
+# automatic storage: memory that dies with the call, so no caller sees the write) or
+# ("new", memory the call allocated, written under the gates of the allocation:
+# ``owned.py``).
 Target = tuple[str, "str | Loc"]
+NEW = "new"
 
 
 class Scope:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.failures import Arms, failure_tests
-from mpicc_wrap.analysis.rankdep import effects
+from mpicc_wrap.analysis.rankdep import effects, owned
 from mpicc_wrap.analysis.rankdep.callbacks import bound_callbacks
 from mpicc_wrap.analysis.rankdep.communicators import (
     comm_location,
@@ -81,6 +81,9 @@ class RankDependence(Statements):
         defined = frozenset(d.decl.name for d in defs)
         typedefs = scalar_types if scalar_types is not None else scalar_typedefs(ast.ext)
         funcs = {d.decl.name: function_facts(d, defined, typedefs) for d in defs}
+        allocators = owned.allocating(ast, external)
+        for d in defs:
+            funcs[d.decl.name].owned = owned.owned_locals(d, allocators)
         self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
         # enumerators are constants: they hold no pointer and nothing writes them
         super().__init__(funcs, {d.name for d in self._global_decls
@@ -100,6 +103,7 @@ class RankDependence(Statements):
         self._const_params = const_params or {}
         self._scalar_types = typedefs
         self._layouts = fields if fields is not None else Layouts(ast.ext)
+        self._allocators = allocators
         self._callbacks = bound_callbacks(
             ast.ext, lambda n: n in funcs or self._layouts.is_function(n))
         for (g, _), targets in self._callbacks.items():
@@ -287,6 +291,9 @@ class RankDependence(Statements):
         clone._pinned_writes = {n: self._effects(self._funcs[n], sorted(
             effects.closure(n, self._funcs)), self._own_writes) for n in clone._pinned}
         clone._pinned_inits = {n: frozenset(self.init_writes(n)) for n in clone._pinned}
+        clone._pinned_new = {n: frozenset(self.new_writes(n)) for n in clone._pinned}
+        clone._pinned_tied = {n: None if (t := self.arg_writes(n)) is None else frozenset(t)
+                              for n, new in clone._pinned_new.items() if new}
         clone._solve()
         return clone
 
@@ -354,6 +361,19 @@ class RankDependence(Statements):
             return None
         return solved._rank_tokens(f, sorted(effects.closure(func_name, self._funcs)))[0]
 
+    def new_writes(self, func_name: str) -> list[str]:
+        """For the summary: the tokens of the writes ``func_name``'s call closure makes
+        only into memory the call allocated, under the gates of the allocation
+        (``owned.py``); a caller in another file makes them under none of its own."""
+        f = self._funcs.get(func_name)
+        if f is None or self.store.gave_up or not any(
+                self._new_writes.get(g) for g in effects.closure(func_name, self._funcs)):
+            return []
+        units = sorted(effects.closure(func_name, self._funcs))
+        old = set(self._effects(f, units, self._old_writes))
+        return [t for t in self._effects(f, units, self._new_writes)
+                if t not in old and t != effects.EVERYTHING_TOKEN]
+
     @functools.cached_property
     def _arguments(self) -> RankDependence:
         """The TU solved again with every parameter of its exported functions, and
@@ -387,6 +407,7 @@ class RankDependence(Statements):
         clone._own_writes, clone._handed = {}, {}
         clone._gated_calls = {}
         clone._wrote_inits, clone._plain_writes = False, {}
+        clone._new_writes, clone._old_writes = {}, {}
         clone._init_calls, clone._plain_calls = {}, {}
         clone.walks = 0
         return clone
@@ -494,3 +515,4 @@ class RankDependence(Statements):
         self._ctrl = self._env_ctrl = None
         self._phi = []
         self._entry_ctrl = None
+        self._allocated = {}

@@ -116,13 +116,17 @@ class Statements(Expressions):
 
     def visit_Compound(self, s: c_ast.Compound) -> dict[str, str]:
         gates: dict[str, str] = {}
+        frame = 0  # one gate frame for all the items after an exit (owned.py)
         for item in s.block_items or []:
             _end_at_labels(gates, item)
             if not gates:  # nothing left under a gate: both contexts below are no-ops
                 gates.update(self._stmt(item))
+                frame = 0
                 continue
             survivors = self._survivors(gates)
-            with self._gated(next(iter(gates.values()), None), phi=survivors), \
+            frame = frame or self._new_frame()
+            with self._gated(next(iter(gates.values()), None), phi=survivors,
+                             frame=frame), \
                     self._skipping(gates.get("cont") if survivors else None):
                 for k, v in self._stmt(item).items():
                     gates.setdefault(k, v)
@@ -397,6 +401,7 @@ class Statements(Expressions):
         target = [self._target(s.name)]
         if s.init is not None:
             r = self._value(s.init)
+            self._allocation(s.name, s.init)
             if isinstance(s.type, c_ast.ArrayDecl) and target[0][0] != "env":
                 target = [("loc", deref(self._key(s.name)))]
             static = "static" in (s.storage or []) or self._func is None
