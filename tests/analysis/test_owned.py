@@ -150,3 +150,18 @@ void load(void) { int me; MPI_Comm_rank(MPI_COMM_WORLD, &me);
                   if (me == 0) the_vec = make(me); }
 """)
     assert rd.effects("load")[1] == ["f:vec.k:0", "g:the_vec:0"]
+
+
+@pytest.mark.parametrize(("made", "multi"), [
+    ("v = malloc(sizeof *v); init(v);", False),  # made and filled on rank 0 alone
+    ("init(v);", True),  # filled on rank 0 alone, made by all
+    ("v = &shared_vec; init(v);", True),
+])
+def test_an_object_made_and_filled_by_a_function_of_the_file(made: str,
+                                                             multi: bool) -> None:
+    code = TYPES + """static void init(vec *v) { v->n = 1; }
+int main(void) { int me; vec *v = malloc(sizeof *v); MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me == 0) { MADE the_vec = v; }
+    if (shared_vec.n == 1) MPI_Barrier(MPI_COMM_WORLD); return 0; }
+""".replace("MADE", made)
+    assert verdicts(code)[-1] is multi

@@ -932,7 +932,11 @@ class Expressions(CallbackCalls, Visitor):
         ``if (rank == 0) load(&c)`` with ``load(c) { read_cfg(c); }`` gates nothing
         beyond ``c`` itself, which ``main`` tracks flow by flow, so a broadcast of
         ``c`` afterwards still makes ``c.iters`` single-valued); for the address of a
-        local, nothing (memory of this call); else the function's entry gate."""
+        local, nothing (memory of this call); else the function's entry gate.  Nothing
+        either for memory the call allocated under the gates being walked (owned.py):
+        ``v = malloc(...); init(v);`` on rank 0 alone fills an object only rank 0 has."""
+        if self._new_place(c_ast.UnaryOp("*", arg)):
+            return None
         if self._ctrl:
             return self._ctrl
         arg, f = uncast(arg), self._func
