@@ -2,6 +2,7 @@
 
     python benchmarks/findings_diff.py W/results/PROJECT.compiles.tsv [...]
                                        [--before REF] [--after REF|WORKTREE] [--rounds N]
+                                       [--summaries-before DIR --summaries-after DIR]
 
 ``benchmarks/realcode.py`` records each wrapped compile of a project in
 ``PROJECT.compiles.tsv`` (status, start, end, -, directory, arguments).  For every
@@ -13,6 +14,11 @@ what a version changes in the analysis itself, not the order in which ``make -j`
 happened to publish summaries.  Printed: the findings (``file:line:collective``) only
 one version has, per TU, then per project the TUs analysed and the findings of each.
 Findings grouped under one cause count once each; the build prints fewer warnings.
+With ``--summaries-before`` and ``--summaries-after`` (directories holding the side
+files, ``*.mpicc-wrap.json``, of a build by each version, in any layout) each version
+sees every summary of its own build instead: the steady state of a build in which
+every TU was compiled after every other, so that a change to what summaries say is
+compared without the noise of the order ``make -j`` ran in.
 Also compared: a digest of everything else the analysis returns for a TU (deferred
 findings, plans, summaries, the names it consulted), so that a change meant to save
 time only can be shown to change nothing ("same result on N of M TUs").
@@ -126,13 +132,36 @@ def _filled(value: Any) -> Any:
     return value
 
 
-def analyse_all(tsv: Path) -> Found:
-    """The findings and CPU times of every TU with the mpicc_wrap this process imports."""
+def side_summaries(folder: Path | None) -> dict[str, Any]:
+    """Every summary of the side files under ``folder``, one per name as a compile
+    would merge them (``sideindex.merged``), in the fields this version knows; {} for
+    None."""
+    from mpicc_wrap import model, sideindex
+    from mpicc_wrap.analysis import summaries
+
+    if folder is None:
+        return {}
+    known = {f.name for f in dataclasses.fields(model.FunctionSummary)}
+    entries = []
+    for path in sorted(folder.rglob(f"*{sideindex.SIDE_SUFFIX}")):
+        try:
+            raw = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        entries += [(str(path), {k: v for k, v in s.items() if k in known})
+                    for s in raw.get("summaries", []) if isinstance(s, dict)]
+    return summaries.from_raw(entries)
+
+
+def analyse_all(tsv: Path, side: Path | None = None) -> Found:
+    """The findings and CPU times of every TU with the mpicc_wrap this process imports,
+    seeing the summaries under ``side`` (``side_summaries``)."""
     from analysis_helpers import OPTIONS  # tests/ is on sys.path (_common)
 
     from mpicc_wrap.analysis import unit
     from mpicc_wrap.frontend import parser
 
+    external = side_summaries(side)
     out = Found({}, {}, {}, {})
     for c in compiles(tsv):
         key = c.key
@@ -143,7 +172,7 @@ def analyse_all(tsv: Path) -> Found:
             start = time.process_time()
             tu = parser.parse(text, key, mpirun.mpicc(), OPTIONS)
             parsed = time.process_time()
-            result = unit.analyse(tu, {})
+            result = unit.analyse(tu, external)
             out.analysis[key] = time.process_time() - parsed
             out.parse[key] = parsed - start
         except Exception as e:  # a TU this version cannot parse: shown, not fatal
@@ -176,11 +205,13 @@ def total(found: dict[str, list[str]]) -> int:
     return sum(len(f) for f in found.values() if not f or not f[0].startswith("skipped"))
 
 
-def run_version(tree: Path, tsv: Path, out: Path) -> Found:
-    """Analyse ``tsv``'s TUs in a child process that imports mpicc_wrap from ``tree``."""
+def run_version(tree: Path, tsv: Path, out: Path, side: Path | None = None) -> Found:
+    """Analyse ``tsv``'s TUs in a child process that imports mpicc_wrap from ``tree``
+    (and sees the summaries under ``side``)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(tree), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
-    done = subprocess.run([sys.executable, __file__, "--dump", str(out), str(tsv)],
+    extra = ["--side", str(side.resolve())] if side is not None else []
+    done = subprocess.run([sys.executable, __file__, "--dump", str(out), *extra, str(tsv)],
                           env=env, cwd=tempfile.gettempdir())
     if done.returncode != 0:
         raise BenchError(f"analysing {tsv} with {tree}: exit {done.returncode}")
@@ -229,11 +260,21 @@ def main() -> int:
     ap.add_argument("--after", default="WORKTREE")
     ap.add_argument("--rounds", type=int, default=1,
                     help="runs of each version, alternating (CPU times: per-TU medians)")
+    ap.add_argument("--summaries-before", type=Path,
+                    help="side files of a build by the before version")
+    ap.add_argument("--summaries-after", type=Path,
+                    help="side files of a build by the after version")
     ap.add_argument("--dump", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--side", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args.dump:  # the child: one version, one project
-        args.dump.write_text(json.dumps(analyse_all(args.tsv[0]), indent=0))
+    if args.dump:  # the child: one version, one project, the summaries it sees
+        args.dump.write_text(json.dumps(analyse_all(args.tsv[0], args.side), indent=0))
         return 0
+    sides = {"before": args.summaries_before, "after": args.summaries_after}
+    if (sides["before"] is None) != (sides["after"] is None):
+        print("findings_diff: give both --summaries-before and --summaries-after, or "
+              "neither", file=sys.stderr)
+        return 2
     try:
         with tempfile.TemporaryDirectory() as tmp:
             trees = {v: export(ref, Path(tmp) / v)
@@ -244,7 +285,8 @@ def main() -> int:
                 runs: dict[str, list[Found]] = {v: [] for v in trees}
                 for _ in range(max(args.rounds, 1)):
                     for v, t in trees.items():
-                        runs[v].append(run_version(t, tsv, Path(tmp) / f"{v}-{project}.json"))
+                        runs[v].append(run_version(t, tsv, Path(tmp) / f"{v}-{project}.json",
+                                                   sides[v]))
                 found = {v: r[0].findings for v, r in runs.items()}
                 for line in differences(found["before"], found["after"]):
                     print(project, line)

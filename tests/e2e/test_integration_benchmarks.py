@@ -213,3 +213,22 @@ def test_whole_program_reaches_the_order_free_answer() -> None:
     assert runs[0].found == {"b_main.c": 0, "a_setup.c": 0}  # setup(): the bottom summary
     assert runs[-1].stable and runs[-1].found == {"b_main.c": 1, "a_setup.c": 0}
     assert len(runs) == 3  # bottom summaries, the real ones, the same again: stable
+
+
+def test_findings_diff_reads_the_summaries_of_a_build(tmp_path: Path) -> None:
+    """Every side file under the folder, at any depth; a field this version does not
+    know is left out (an older version reads a newer build); one summary per name, the
+    one that executes collectives winning a clash, as a compile merges them."""
+    def side(name: str, collectives: bool) -> dict[str, object]:
+        return {"name": name, "file": "a.c", "line": 1, "has_collectives": collectives,
+                "sequence": [], "fixed": True, "a_field_from_the_future": 1}
+
+    (tmp_path / "d" / "e").mkdir(parents=True)
+    (tmp_path / "d" / "a.o.mpicc-wrap.json").write_text(
+        json.dumps({"summaries": [side("f", False), side("g", False)]}))
+    (tmp_path / "d" / "e" / "b.o.mpicc-wrap.json").write_text(
+        json.dumps({"summaries": [side("f", True)]}))
+    (tmp_path / "d" / "broken.o.mpicc-wrap.json").write_text("{")
+    found = findings_diff.side_summaries(tmp_path)
+    assert sorted(found) == ["f", "g"] and found["f"].has_collectives
+    assert findings_diff.side_summaries(None) == {}
