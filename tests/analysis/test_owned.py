@@ -165,3 +165,18 @@ int main(void) { int me; vec *v = malloc(sizeof *v); MPI_Comm_rank(MPI_COMM_WORL
     if (shared_vec.n == 1) MPI_Barrier(MPI_COMM_WORLD); return 0; }
 """.replace("MADE", made)
     assert verdicts(code)[-1] is multi
+
+
+def test_a_name_that_may_mean_something_else_is_not_owned() -> None:
+    """An inner declaration may shadow a parameter or a global the body also uses."""
+    ast = GnuCParser().parse(TYPES + """
+void f(vec *v, int n) { { vec *v = malloc(8); v->n = 1; } v->k = n; }
+void g(int n) { if (n) { vec *the_vec = malloc(8); the_vec->n = 1; } the_vec->k = n; }
+void h(void) { int *p = malloc(8); p[0] = 1; free(p); }
+""")
+    defs = {d.decl.name: d for d in ast.ext if hasattr(d, "body")}
+    allocators = owned.allocating(ast, {})
+    names = owned.file_names(ast)
+    assert owned.owned_locals(defs["f"], allocators, names) == frozenset()
+    assert owned.owned_locals(defs["g"], allocators, names) == frozenset()
+    assert owned.owned_locals(defs["h"], allocators, names) == {"p"}

@@ -34,7 +34,9 @@ warned collectives.
   (``allocates``), or a function the TU only declares, with no summary, whose
   prototype returns a pointer and whose name says it allocates (the assumption
   ``failures.py`` states).
-* An **owned local** of a function is a non-static local (not a parameter) that is
+* An **owned local** of a function is a non-static local, declared once in its body
+  and with a name no parameter or file-scope declaration has (so that the name means
+  it wherever the body uses it, not something an inner declaration shadows), that is
   only ever assigned an allocating call or a null constant, moved (``p++``,
   ``p += k``: the same object; the one time C lets a pointer leave its object is to
   point one past it), or given by address to a call whose name says it
@@ -63,12 +65,17 @@ from mpicc_wrap.analysis.rankdep.locations import callee, uncast
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.model import FunctionSummary
 
-__all__ = ["allocating", "is_allocation", "owned_locals", "owner"]
+__all__ = ["allocating", "file_names", "is_allocation", "owned_locals", "owner"]
 
 _ALLOC_NAME = re.compile(r"alloc", re.IGNORECASE)
 _NOT_ALLOC_NAME = re.compile(r"realloc|dealloc|unalloc|alloca$|free", re.IGNORECASE)
 # allocators that hand their block back through an argument, by name
 _OUT_ALLOCATORS = frozenset({"posix_memalign", "MPI_Alloc_mem", "PMPI_Alloc_mem"})
+
+
+def file_names(ast: c_ast.FileAST) -> frozenset[str]:
+    """The names declared at file scope."""
+    return frozenset(d.name for d in ast.ext if isinstance(d, c_ast.Decl) and d.name)
 
 
 def allocating(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary]
@@ -77,6 +84,7 @@ def allocating(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary]
     TU's allocating functions (to a fixed point: each round adds one or stops), other
     files' by their summaries, and declared ones by name."""
     defs = {d.decl.name: d for d in ast.ext if isinstance(d, c_ast.FuncDef)}
+    names = file_names(ast)
     found = set(ALLOCATORS) | {n for n, s in external.items() if s.allocates
                                and n not in defs} | {
         n for n in declared_allocators(ast) if n not in defs and n not in external}
@@ -84,7 +92,7 @@ def allocating(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary]
     while grew:
         grew = False
         for name, d in defs.items():
-            if name not in found and _allocates(d, frozenset(found)):
+            if name not in found and _allocates(d, frozenset(found), names):
                 found.add(name)
                 grew = True
     return frozenset(found)
@@ -96,11 +104,16 @@ def is_allocation(e: c_ast.Node | None, allocators: Container[str]) -> bool:
     return isinstance(e, c_ast.FuncCall) and (callee(e) or "") in allocators
 
 
-def owned_locals(defn: c_ast.FuncDef, allocators: Container[str]) -> frozenset[str]:
-    """The owned locals of ``defn`` (module docstring)."""
+def owned_locals(defn: c_ast.FuncDef, allocators: Container[str],
+                 file_names: Container[str] = frozenset()) -> frozenset[str]:
+    """The owned locals of ``defn`` (module docstring); ``file_names``: the names
+    declared at file scope, which an inner declaration may shadow."""
     scan = _Writes(allocators)
     scan.visit(defn.body)
-    return frozenset(scan.candidates - scan.spoiled)
+    args = getattr(defn.decl.type, "args", None)
+    params = {getattr(p, "name", None) for p in (args.params if args else [])}
+    return frozenset(n for n in scan.candidates - scan.spoiled - params
+                     if n not in scan.twice and n not in file_names)
 
 
 def owner(e: c_ast.Node, owned: Container[str]) -> str | None:
@@ -117,10 +130,11 @@ def owner(e: c_ast.Node, owned: Container[str]) -> str | None:
     return base.name if isinstance(base, c_ast.ID) and base.name in owned else None
 
 
-def _allocates(d: c_ast.FuncDef, allocators: frozenset[str]) -> bool:
+def _allocates(d: c_ast.FuncDef, allocators: frozenset[str], names: frozenset[str]
+               ) -> bool:
     if not isinstance(getattr(d.decl.type, "type", None), c_ast.PtrDecl):
         return False
-    owned = owned_locals(d, allocators)
+    owned = owned_locals(d, allocators, names)
     scan = _Returns()
     scan.visit(d.body)
     if not scan.values:
@@ -164,6 +178,7 @@ class _Writes(Visitor):
         self.allocators = allocators
         self.candidates: set[str] = set()
         self.spoiled: set[str] = set()
+        self.twice: set[str] = set()  # declared in two blocks
         self._handed: set[int] = set()  # ids of '&p' given to an allocating call
 
     def _value(self, name: str, e: c_ast.Node | None) -> None:
@@ -173,6 +188,8 @@ class _Writes(Visitor):
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.name and not {"static", "extern"} & set(node.storage or []) \
                 and not isinstance(node.type, (c_ast.ArrayDecl, c_ast.FuncDecl)):
+            if node.name in self.candidates:
+                self.twice.add(node.name)
             self.candidates.add(node.name)
             if isinstance(node.init, c_ast.InitList):
                 self.spoiled.add(node.name)
