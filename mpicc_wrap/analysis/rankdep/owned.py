@@ -55,7 +55,8 @@ a call whose name says it allocates hands back new memory.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Mapping
+from collections.abc import Container, Iterable, Mapping
+from typing import NamedTuple
 
 from pycparser import c_ast
 
@@ -65,7 +66,8 @@ from mpicc_wrap.analysis.rankdep.locations import callee, uncast
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.model import FunctionSummary
 
-__all__ = ["allocating", "file_names", "is_allocation", "owned_locals", "owner"]
+__all__ = ["Scan", "allocates_in", "allocating", "file_names", "is_allocation",
+           "owned_locals", "owner", "scan"]
 
 _ALLOC_NAME = re.compile(r"alloc", re.IGNORECASE)
 _NOT_ALLOC_NAME = re.compile(r"realloc|dealloc|unalloc|alloca$|free", re.IGNORECASE)
@@ -82,20 +84,28 @@ def allocating(ast: c_ast.FileAST, external: Mapping[str, FunctionSummary]
                ) -> frozenset[str]:
     """Every function whose calls allocate (module docstring): the C allocators, the
     TU's allocating functions (to a fixed point: each round adds one or stops), other
-    files' by their summaries, and declared ones by name."""
-    defs = {d.decl.name: d for d in ast.ext if isinstance(d, c_ast.FuncDef)}
+    files' by their summaries, and declared ones by name.  Each body is scanned once."""
     names = file_names(ast)
+    scans = {d.decl.name: (scan(d), d) for d in ast.ext if isinstance(d, c_ast.FuncDef)
+             and isinstance(getattr(d.decl.type, "type", None), c_ast.PtrDecl)}
+    defined = {d.decl.name for d in ast.ext if isinstance(d, c_ast.FuncDef)}
     found = set(ALLOCATORS) | {n for n, s in external.items() if s.allocates
-                               and n not in defs} | {
-        n for n in declared_allocators(ast) if n not in defs and n not in external}
+                               and n not in defined} | {
+        n for n in declared_allocators(ast) if n not in defined and n not in external}
     grew = True
     while grew:
         grew = False
-        for name, d in defs.items():
-            if name not in found and _allocates(d, frozenset(found), names):
+        for name, (body, d) in scans.items():
+            if name not in found and _allocates(body, owned_locals(
+                    d, frozenset(found), names, body), frozenset(found)):
                 found.add(name)
                 grew = True
     return frozenset(found)
+
+
+def allocates_in(calls: Iterable[str], allocators: Container[str]) -> bool:
+    """Some call of ``calls`` (names) allocates, or hands a pointer back by name."""
+    return any(c in allocators or c in _OUT_ALLOCATORS for c in calls)
 
 
 def is_allocation(e: c_ast.Node | None, allocators: Container[str]) -> bool:
@@ -105,15 +115,18 @@ def is_allocation(e: c_ast.Node | None, allocators: Container[str]) -> bool:
 
 
 def owned_locals(defn: c_ast.FuncDef, allocators: Container[str],
-                 file_names: Container[str] = frozenset()) -> frozenset[str]:
+                 file_names: Container[str] = frozenset(), body: Scan | None = None
+                 ) -> frozenset[str]:
     """The owned locals of ``defn`` (module docstring); ``file_names``: the names
-    declared at file scope, which an inner declaration may shadow."""
-    scan = _Writes(allocators)
-    scan.visit(defn.body)
+    declared at file scope, which an inner declaration may shadow; ``body``: its
+    ``scan``, when made already."""
+    found = body or scan(defn)
     args = getattr(defn.decl.type, "args", None)
     params = {getattr(p, "name", None) for p in (args.params if args else [])}
-    return frozenset(n for n in scan.candidates - scan.spoiled - params
-                     if n not in scan.twice and n not in file_names)
+    return frozenset(
+        n for n, values in found.values.items()
+        if n not in found.spoiled and n not in params and n not in file_names
+        and all(is_allocation(v, allocators) or _null(v) for v in values))
 
 
 def owner(e: c_ast.Node, owned: Container[str]) -> str | None:
@@ -130,16 +143,11 @@ def owner(e: c_ast.Node, owned: Container[str]) -> str | None:
     return base.name if isinstance(base, c_ast.ID) and base.name in owned else None
 
 
-def _allocates(d: c_ast.FuncDef, allocators: frozenset[str], names: frozenset[str]
-               ) -> bool:
-    if not isinstance(getattr(d.decl.type, "type", None), c_ast.PtrDecl):
+def _allocates(body: Scan, owned: frozenset[str], allocators: frozenset[str]) -> bool:
+    """Every ``return`` gives an allocation, an owned local or a null constant."""
+    if not body.returns:
         return False
-    owned = owned_locals(d, allocators, names)
-    scan = _Returns()
-    scan.visit(d.body)
-    if not scan.values:
-        return False
-    for e in scan.values:
+    for e in body.returns:
         bare = uncast(e) if e is not None else None
         if not (is_allocation(e, allocators) or _null(e) or (
                 isinstance(bare, c_ast.ID) and bare.name in owned)):
@@ -162,45 +170,51 @@ def _says_alloc(call: c_ast.FuncCall) -> bool:
         bool(_ALLOC_NAME.search(name)) and not _NOT_ALLOC_NAME.search(name)))
 
 
-class _Returns(Visitor):
-    def __init__(self) -> None:
-        self.values: list[c_ast.Node | None] = []
+def scan(defn: c_ast.FuncDef) -> Scan:
+    """What ``owned_locals`` and ``allocating`` need of a body, in one walk."""
+    found = Scan({}, set(), [])
+    _Scanner(found).visit(defn.body)
+    return found
 
-    def visit_Return(self, node: c_ast.Return) -> None:
-        self.values.append(node.expr)
+
+class Scan(NamedTuple):
+    """A body's candidate locals with the values assigned to each (``values``), those
+    written otherwise than an owned local may be, whatever the allocators
+    (``spoiled``), and the values its ``return`` statements give."""
+
+    values: dict[str, list[c_ast.Node]]
+    spoiled: set[str]
+    returns: list[c_ast.Node | None]
 
 
-class _Writes(Visitor):
-    """The locals declared in a body (``candidates``), and those written otherwise
-    than an owned local may be (``spoiled``)."""
-
-    def __init__(self, allocators: Container[str]) -> None:
-        self.allocators = allocators
-        self.candidates: set[str] = set()
-        self.spoiled: set[str] = set()
-        self.twice: set[str] = set()  # declared in two blocks
+class _Scanner(Visitor):
+    def __init__(self, found: Scan) -> None:
+        self.found = found
         self._handed: set[int] = set()  # ids of '&p' given to an allocating call
 
-    def _value(self, name: str, e: c_ast.Node | None) -> None:
-        if e is not None and not (is_allocation(e, self.allocators) or _null(e)):
-            self.spoiled.add(name)
+    def visit_Return(self, node: c_ast.Return) -> None:
+        self.found.returns.append(node.expr)
+        self.generic_visit(node)
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.name and not {"static", "extern"} & set(node.storage or []) \
                 and not isinstance(node.type, (c_ast.ArrayDecl, c_ast.FuncDecl)):
-            if node.name in self.candidates:
-                self.twice.add(node.name)
-            self.candidates.add(node.name)
+            if node.name in self.found.values:  # declared in two blocks
+                self.found.spoiled.add(node.name)
+            values = self.found.values.setdefault(node.name, [])
             if isinstance(node.init, c_ast.InitList):
-                self.spoiled.add(node.name)
-            else:
-                self._value(node.name, node.init)
+                self.found.spoiled.add(node.name)
+            elif node.init is not None:
+                values.append(node.init)
         self.generic_visit(node)
 
     def visit_Assignment(self, node: c_ast.Assignment) -> None:
         target = uncast(node.lvalue)
         if isinstance(target, c_ast.ID) and node.op not in ("+=", "-="):
-            self._value(target.name, node.rvalue if node.op == "=" else node.lvalue)
+            if node.op == "=" and target.name in self.found.values:  # declared here
+                self.found.values[target.name].append(node.rvalue)
+            else:
+                self.found.spoiled.add(target.name)
         self.generic_visit(node)
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
@@ -211,5 +225,5 @@ class _Writes(Visitor):
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
         inner = uncast(node.expr)
         if node.op == "&" and isinstance(inner, c_ast.ID) and id(node) not in self._handed:
-            self.spoiled.add(inner.name)
+            self.found.spoiled.add(inner.name)
         self.generic_visit(node)

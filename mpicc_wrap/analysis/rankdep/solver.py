@@ -82,8 +82,9 @@ class RankDependence(Statements):
         typedefs = scalar_types if scalar_types is not None else scalar_typedefs(ast.ext)
         funcs = {d.decl.name: function_facts(d, defined, typedefs) for d in defs}
         allocators, names = owned.allocating(ast, external), owned.file_names(ast)
-        for d in defs:
-            funcs[d.decl.name].owned = owned.owned_locals(d, allocators, names)
+        for d in defs:  # a body without an allocating call owns nothing: not scanned
+            if owned.allocates_in(funcs[d.decl.name].calls, allocators):
+                funcs[d.decl.name].owned = owned.owned_locals(d, allocators, names)
         self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
         # enumerators are constants: they hold no pointer and nothing writes them
         super().__init__(funcs, {d.name for d in self._global_decls
