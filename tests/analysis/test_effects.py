@@ -54,7 +54,6 @@ vbuf *with_temp(void) { vbuf *v = malloc(sizeof *v); int *tmp = malloc(8); int m
     MPI_Comm_rank(0, &me); tmp[0] = me; v->n = 2; free(tmp); return v; }
 vbuf *with_linked(void) { vbuf *v = malloc(sizeof *v); int *d = malloc(8); int me;
     MPI_Comm_rank(0, &me); d[0] = me; v->data = d; return v; }
-int first_of(vbuf *v) { int *d = v->data; return d[0]; }
 int *with_direct(void) { int *d = malloc(8); int me; MPI_Comm_rank(0, &me); d[0] = me;
     return d; }
 vbuf *with_kept(void) { vbuf *v = malloc(sizeof *v); int *d = malloc(8); int me;
@@ -97,8 +96,7 @@ int main(void) { int me; MPI_Comm_rank(0, &me); if (me == 0) gated(&me); return 
     ("ctx_rows", []),
     # new memory no call kept is named by what holds a pointer to it: nothing (a
     # buffer freed before the return), a field of the result, the result itself
-    # (owned.private; first_of's local holds a copy loaded from the field, no other
-    # way out); given to a call that may keep it, "the returned memory"
+    # (owned.private); given to a call that may keep it, "the returned memory"
     ("with_temp", []),
     ("with_linked", ["f:vbuf.data:1"]),
     ("with_direct", ["r"]),

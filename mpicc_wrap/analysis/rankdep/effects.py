@@ -62,7 +62,6 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Global,
     Loc,
     Local,
-    Param,
     Ret,
 )
 
@@ -144,18 +143,14 @@ def _held(f: FunctionFacts, root: Local, depth: int, holders: Holders) -> list[s
     ``root`` (new memory no call kept): what holds a pointer into it, followed to that
     depth -- a field, a global, what a parameter points to, the result (``r``); none
     when nothing does (a buffer freed before the return, hypre's ``counter`` in
-    ``hypre_ParCSRBlockMatrixConvertFromParCSRMatrix``).  Another function's locals
-    hold only copies loaded from those (no call was given the pointer); another local
-    of this function, anything else: ``r``."""
+    ``hypre_ParCSRBlockMatrixConvertFromParCSRMatrix``).  Anything else, ``r``."""
     out: set[str] = set()
     for k in range(1, depth + 1):
         for h in holders(Deref(root, k)):
             extra = depth - k + 1  # dereferences from the holder
             hold = h.base if isinstance(h, Deref) else h
             at = (h.depth if isinstance(h, Deref) else 0) + extra
-            if _elsewhere(hold, f.name):
-                continue  # a copy another function loaded from one of those named here
-            if isinstance(h, Ret):
+            if isinstance(h, Ret) and h.fn == f.name:
                 out.add(RETURNED_TOKEN)
             elif isinstance(hold, Field):
                 out.add(_field_token(hold.owner, hold.name, min(at, MAX_DEREF)))
@@ -167,13 +162,6 @@ def _held(f: FunctionFacts, root: Local, depth: int, holders: Holders) -> list[s
             elif not (isinstance(hold, Local) and hold == root):
                 return [RETURNED_TOKEN]
     return sorted(out)
-
-
-def _elsewhere(loc: Loc, fn: str) -> bool:
-    """``loc`` belongs to a function other than ``fn``: a local, a parameter or the
-    result of another function, which holds a pointer only as a copy of one loaded
-    from memory."""
-    return isinstance(loc, (Local, Ret, Param)) and loc.fn != fn
 
 
 def parse(token: str) -> tuple[str, str, int] | None:
