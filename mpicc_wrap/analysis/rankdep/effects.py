@@ -33,12 +33,7 @@ caller's TU can name:
   value: under the aliasing rule (``layouts.py``) such a store cannot change the
   returned object, and it is the fields of its own type (``Layouts.fields_apart``:
   p4est's ``p4est_new_ext`` fills its quadrants through a ``p4est_quadrant_t *``; as
-  ``r``, its callers took the forest it returns as per-process).  Nor new memory that
-  no call kept (``owned.private``): that is named by what holds a pointer to it, in
-  the points-to facts -- a field, a global, a parameter's pointee, the result -- or by
-  nothing (hypre's ``hypre_ParCSRBlockMatrixConvertFromParCSRMatrix`` fills work
-  arrays from its rank's columns and frees them; as ``r``, its callers took the
-  matrix it returns as per-process);
+  ``r``, its callers took the forest it returns as per-process);
 * ``*``: anything (a write through an unknown pointer, or a solve that gave up).
 
 Writes made per-process only because an in-TU caller calls the function under a
@@ -62,14 +57,12 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Global,
     Loc,
     Local,
-    Ret,
 )
 
 __all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "field", "parse", "portable"]
 
 EVERYTHING_TOKEN = "*"
 RETURNED_TOKEN = "r"
-Holders = Callable[[Loc], set[Loc]]
 
 
 def closure(name: str, funcs: Mapping[str, FunctionFacts],
@@ -89,16 +82,14 @@ def closure(name: str, funcs: Mapping[str, FunctionFacts],
 
 
 def portable(f: FunctionFacts, written: Iterable[Loc], returns_pointer: bool,
-             layouts: Layouts, holders: Holders | None = None) -> list[str]:
+             layouts: Layouts) -> list[str]:
     """The tokens (module docstring) for locations ``written`` per-process by ``f`` or
     its callees, relative to ``f``'s parameters; sorted, without duplicates.  Memory
     a local points to that cannot be the returned object (another struct type:
-    ``layouts.fields_apart``) is its fields, not ``r``; memory a private owned local
-    points to (``owned.private``) is named by what holds a pointer to it
-    (``holders``: the locations whose points-to sets hold a location)."""
+    ``layouts.fields_apart``) is its fields, not ``r``."""
     out: set[str] = set()
     for loc in written:
-        tokens = _tokens(f, loc, returns_pointer, layouts, holders)
+        tokens = _tokens(f, loc, returns_pointer, layouts)
         if EVERYTHING_TOKEN in tokens:
             return [EVERYTHING_TOKEN]
         out.update(tokens)
@@ -110,8 +101,8 @@ def _field_token(owner: str, name: str, depth: int) -> str:
     return f"f:{owner}.{name}:{depth}" if owner else f"f:{name}:{depth}"
 
 
-def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts,
-            holders: Holders | None = None) -> list[str]:
+def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts
+            ) -> list[str]:
     if loc is ANY:
         return [EVERYTHING_TOKEN]
     depth = loc.depth if isinstance(loc, Deref) else 0
@@ -130,38 +121,10 @@ def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts,
         if root.name not in f.statics and depth <= layouts.array_depth(
                 f.types.get(root.name)):
             return []  # the elements of an automatic array die with the call
-        if root.name in f.private and holders is not None and isinstance(loc, Deref):
-            return _held(f, root, loc.depth, holders)
         apart = layouts.fields_apart(f.types.get(root.name), depth, f.result)
         return [RETURNED_TOKEN] if apart is None else [
             _field_token(owner, name, 0) for owner, name in apart]
     return []  # parameters as passed, results, call gates: no memory
-
-
-def _held(f: FunctionFacts, root: Local, depth: int, holders: Holders) -> list[str]:
-    """The tokens of memory ``depth`` dereferences from the private owned local
-    ``root`` (new memory no call kept): what holds a pointer into it, followed to that
-    depth -- a field, a global, what a parameter points to, the result (``r``); none
-    when nothing does (a buffer freed before the return, hypre's ``counter`` in
-    ``hypre_ParCSRBlockMatrixConvertFromParCSRMatrix``).  Anything else, ``r``."""
-    out: set[str] = set()
-    for k in range(1, depth + 1):
-        for h in holders(Deref(root, k)):
-            extra = depth - k + 1  # dereferences from the holder
-            hold = h.base if isinstance(h, Deref) else h
-            at = (h.depth if isinstance(h, Deref) else 0) + extra
-            if isinstance(h, Ret) and h.fn == f.name:
-                out.add(RETURNED_TOKEN)
-            elif isinstance(hold, Field):
-                out.add(_field_token(hold.owner, hold.name, min(at, MAX_DEREF)))
-            elif isinstance(hold, Global):
-                out.add(f"g:{hold.name}:{min(at, MAX_DEREF)}")
-            elif isinstance(hold, Local) and hold.fn == f.name and hold.name in f.params \
-                    and isinstance(h, Deref):
-                out.add(f"p{f.params.index(hold.name)}:{min(at, MAX_DEREF)}")
-            elif not (isinstance(hold, Local) and hold == root):
-                return [RETURNED_TOKEN]
-    return sorted(out)
 
 
 def parse(token: str) -> tuple[str, str, int] | None:

@@ -374,10 +374,8 @@ class FunctionFacts:
     result: c_ast.Node | None = None  # its declared result type
     # Where each label is (``position``; None: two of one name), for ``goto``
     labels: dict[str, Position | None] = field(default_factory=dict)
-    # Locals that only ever point to memory the call allocated (``owned.py``), and
-    # those of them no call may keep (``owned.private``)
+    # Locals that only ever point to memory the call allocated (``owned.py``)
     owned: frozenset[str] = frozenset()
-    private: frozenset[str] = frozenset()
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:

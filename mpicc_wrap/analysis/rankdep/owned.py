@@ -60,7 +60,6 @@ from typing import NamedTuple
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.failures import ALLOCATORS, declared_allocators
 from mpicc_wrap.analysis.literals import int_expression
 from mpicc_wrap.analysis.rankdep.locations import callee, uncast
@@ -68,19 +67,12 @@ from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["Scan", "allocates_in", "allocating", "file_names", "is_allocation",
-           "owned_locals", "owner", "private", "scan"]
+           "owned_locals", "owner", "scan"]
 
 _ALLOC_NAME = re.compile(r"alloc", re.IGNORECASE)
 _NOT_ALLOC_NAME = re.compile(r"realloc|dealloc|unalloc|alloca$|free", re.IGNORECASE)
 # allocators that hand their block back through an argument, by name
 _OUT_ALLOCATORS = frozenset({"posix_memalign", "MPI_Alloc_mem", "PMPI_Alloc_mem"})
-# C functions given a pointer that they keep nowhere once they return
-_LET_GO = frozenset({
-    "memset", "memcpy", "memmove", "memcmp", "bzero", "strcpy", "strncpy", "strcat",
-    "strncat", "strcmp", "strncmp", "strlen", "printf", "fprintf", "sprintf", "snprintf",
-    "sscanf", "fscanf", "fread", "fwrite", "qsort",
-})
-_FREE_NAME = re.compile(r"free", re.IGNORECASE)
 
 
 def file_names(ast: c_ast.FileAST) -> frozenset[str]:
@@ -137,15 +129,6 @@ def owned_locals(defn: c_ast.FuncDef, allocators: Container[str],
         and all(is_allocation(v, allocators) or _null(v) for v in values))
 
 
-def private(defn: c_ast.FuncDef, owned: frozenset[str], body: Scan | None = None
-            ) -> frozenset[str]:
-    """The owned locals of ``defn`` that it gives no call that may keep the pointer
-    (only ``free`` and its kin, MPI functions and C functions that let it go): the
-    memory they point to reaches others only through the stores and the return the
-    points-to facts record (``effects.py``)."""
-    return owned - (body or scan(defn)).kept
-
-
 def owner(e: c_ast.Node, owned: Container[str]) -> str | None:
     """The owned local whose memory the place ``e`` is in: ``p->f``, ``p[i]``, ``*p``,
     and members of those (``p->a.b``, ``p[i].f``)."""
@@ -189,7 +172,7 @@ def _says_alloc(call: c_ast.FuncCall) -> bool:
 
 def scan(defn: c_ast.FuncDef) -> Scan:
     """What ``owned_locals`` and ``allocating`` need of a body, in one walk."""
-    found = Scan({}, set(), [], set())
+    found = Scan({}, set(), [])
     _Scanner(found).visit(defn.body)
     return found
 
@@ -202,14 +185,6 @@ class Scan(NamedTuple):
     values: dict[str, list[c_ast.Node]]
     spoiled: set[str]
     returns: list[c_ast.Node | None]
-    kept: set[str]  # given, as they are, to a call that may keep them
-
-
-def _lets_go(name: str | None) -> bool:
-    """A call of ``name`` keeps no pointer it is given (``private``)."""
-    return name is not None and (
-        name in _LET_GO or name.startswith(("MPI_", "PMPI_")) or catalogue.reads_only(name)
-        or bool(_FREE_NAME.search(name)))
 
 
 class _Scanner(Visitor):
@@ -245,9 +220,6 @@ class _Scanner(Visitor):
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         if _says_alloc(node) and node.args is not None:
             self._handed.update(id(uncast(a)) for a in node.args.exprs)
-        if node.args is not None and not _lets_go(callee(node)):
-            self.found.kept.update(a.name for a in map(uncast, node.args.exprs)
-                                   if isinstance(a, c_ast.ID))
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:

@@ -22,14 +22,10 @@ from mpicc_wrap.analysis.rankdep.communicators import (
 )
 from mpicc_wrap.analysis.rankdep.layouts import Layouts
 from mpicc_wrap.analysis.rankdep.locations import (
-    ANY,
-    ANY_OWNER,
     EVERYTHING,
     GAVE_UP,
     Ctl,
-    Deref,
     Fact,
-    Field,
     FunctionFacts,
     Global,
     Loc,
@@ -87,11 +83,8 @@ class RankDependence(Statements):
         funcs = {d.decl.name: function_facts(d, defined, typedefs) for d in defs}
         allocators, names = owned.allocating(ast, external), owned.file_names(ast)
         for d in defs:  # a body without an allocating call owns nothing: not scanned
-            f = funcs[d.decl.name]
-            if owned.allocates_in(f.calls, allocators):
-                body = owned.scan(d)
-                f.owned = owned.owned_locals(d, allocators, names, body)
-                f.private = owned.private(d, f.owned, body)
+            if owned.allocates_in(funcs[d.decl.name].calls, allocators):
+                funcs[d.decl.name].owned = owned.owned_locals(d, allocators, names)
         self._global_decls = [n for n in ast.ext if isinstance(n, c_ast.Decl)]
         # enumerators are constants: they hold no pointer and nothing writes them
         super().__init__(funcs, {d.name for d in self._global_decls
@@ -253,8 +246,7 @@ class RankDependence(Statements):
         if not called:
             return [], {}, []
         returns_pointer = not f.returns_scalar and not f.returns_void
-        tokens = {str(i): effects.portable(f, locs, returns_pointer, self._layouts,
-                                           solved._holders)
+        tokens = {str(i): effects.portable(f, locs, returns_pointer, self._layouts)
                   for i, locs in sorted(solved._handed.get(func_name, {}).items())}
         return called, {i: t for i, t in tokens.items() if t}, [
             k for k in called if Ctl(f"{func_name}()#{k}!") in flags]
@@ -325,8 +317,7 @@ class RankDependence(Statements):
         returns_pointer = not f.returns_scalar and not f.returns_void
         for g in units:
             for loc, mask in self._rank_bits.get(g, {}).items():
-                for t in effects.portable(f, [loc], returns_pointer, self._layouts,
-                                          self._holders):
+                for t in effects.portable(f, [loc], returns_pointer, self._layouts):
                     if t not in whole:
                         bits[t] = bits.get(t, 0) | mask
         return sorted({*whole, *bits}), bits
@@ -429,15 +420,7 @@ class RankDependence(Statements):
             return [effects.EVERYTHING_TOKEN]
         written = [loc for g in units for loc in recorded.get(g, ())]
         return effects.portable(f, written, not f.returns_scalar and not f.returns_void,
-                                self._layouts, self._holders)
-
-    def _holders(self, loc: Loc) -> set[Loc]:
-        """The locations whose points-to sets may hold ``loc`` (one widened to every
-        location holds it too): what ``effects.portable`` names the memory of a
-        private owned local by.  Not the any-owner view of a field, which mirrors
-        the view a store was made through (``locations.field_marks``)."""
-        return {k for k, pointees in self.store.pts.items()
-                if (loc in pointees or ANY in pointees) and not _mirror(k)}
+                                self._layouts)
 
     @property
     def gave_up(self) -> bool:
@@ -534,9 +517,3 @@ class RankDependence(Statements):
         self._phi = []
         self._entry_ctrl = None
         self._allocated = {}
-
-
-def _mirror(loc: Loc) -> bool:
-    """``loc`` is the any-owner view of a field (``locations.field_marks``)."""
-    b = loc.base if isinstance(loc, Deref) else loc
-    return isinstance(b, Field) and b.owner == ANY_OWNER
