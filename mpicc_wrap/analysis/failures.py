@@ -92,7 +92,7 @@ from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["ALLOCATORS", "NO_ERROR_CODE", "Arms", "Facts", "analyse", "declared_allocators",
-           "failure_tests"]
+           "failure_tests", "says_it_allocates"]
 
 # MPI functions whose result is not an error code (MPI-4 §9.6 and the handle
 # conversions of §19.3.4), and the tool interface (MPI_T_*, whose error classes also
@@ -164,6 +164,11 @@ _ALLOC_NAME = re.compile(r"alloc", re.IGNORECASE)
 _NOT_ALLOC_NAME = re.compile(r"realloc|dealloc|unalloc|alloca$", re.IGNORECASE)
 
 
+def says_it_allocates(name: str) -> bool:
+    """The function's name says it allocates (module docstring)."""
+    return bool(_ALLOC_NAME.search(name)) and not _NOT_ALLOC_NAME.search(name)
+
+
 def declared_allocators(ast: c_ast.FileAST) -> set[str]:
     """Functions declared at file scope whose prototype returns a pointer and whose
     name says they allocate (module docstring)."""
@@ -171,7 +176,7 @@ def declared_allocators(ast: c_ast.FileAST) -> set[str]:
             if isinstance(d, c_ast.Decl)
             and is_function_type(d.type)
             and isinstance(d.type.type, c_ast.PtrDecl) and d.name
-            and _ALLOC_NAME.search(d.name) and not _NOT_ALLOC_NAME.search(d.name)}
+            and says_it_allocates(d.name)}
 
 
 class _Known(NamedTuple):

@@ -734,11 +734,16 @@ class Expressions(CallbackCalls, Visitor):
         where the value is (an argument it is tied to)."""
         new = [t for t in mod if summary is not None and t in summary.new_writes
                and t not in inits]
-        for why, tokens in ((derived, [t for t in new if t in tied]),
-                            (None, [t for t in new if t not in tied])):
-            if tokens:
-                self._write([(NEW, loc) for _, loc in self._summary_targets(
-                    tokens, args, skip)], why, strong=False)
+        self._write_new_tokens([t for t in new if t in tied], args, skip, derived)
+        self._write_new_tokens([t for t in new if t not in tied], args, skip, None)
+
+    def _write_new_tokens(self, tokens: list[str], args: list[c_ast.Node],
+                          skip: set[int] | frozenset[int], why: str | None) -> None:
+        """Write the locations of summary ``tokens`` as new memory (owned.py): no gate,
+        per-process with ``why`` only."""
+        if tokens:
+            self._write([(NEW, loc) for _, loc in self._summary_targets(tokens, args, skip)],
+                        why, strong=False)
 
     def _either(self, e: c_ast.FuncCall) -> tuple[c_ast.Node, list[c_ast.FuncCall]] | None:
         """``(c ? f : g)(args)`` with ``f`` and ``g`` functions (not variables): the test
@@ -914,10 +919,9 @@ class Expressions(CallbackCalls, Visitor):
             self._write(self._summary_targets([t for t in tokens if t not in new], args,
                                               frozenset()), derived, strong=False)
             tied = self._pinned_tied.get(name)  # new memory: as _write_new
-            if derived and (reached := [t for t in tokens if t in new and (
-                    tied is None or t in tied)]):
-                self._write([(NEW, loc) for _, loc in self._summary_targets(
-                    reached, args, frozenset())], derived, strong=False)
+            if derived:
+                self._write_new_tokens([t for t in tokens if t in new and (
+                    tied is None or t in tied)], args, frozenset(), derived)
         for i, arg in enumerate(args):
             x = _address_of(arg)
             if i < len(f.params) and f.params[i] and x is not None and self._exchanged(arg):

@@ -60,7 +60,7 @@ from typing import NamedTuple
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis.failures import ALLOCATORS, declared_allocators
+from mpicc_wrap.analysis.failures import ALLOCATORS, declared_allocators, says_it_allocates
 from mpicc_wrap.analysis.literals import int_expression
 from mpicc_wrap.analysis.rankdep.locations import callee, uncast
 from mpicc_wrap.analysis.visitor import Visitor
@@ -69,8 +69,8 @@ from mpicc_wrap.model import FunctionSummary
 __all__ = ["Scan", "allocates_in", "allocating", "file_names", "is_allocation",
            "owned_locals", "owner", "scan"]
 
-_ALLOC_NAME = re.compile(r"alloc", re.IGNORECASE)
-_NOT_ALLOC_NAME = re.compile(r"realloc|dealloc|unalloc|alloca$|free", re.IGNORECASE)
+# a name that says it allocates (failures.py) but frees too is no out-parameter allocator
+_FREE_NAME = re.compile(r"free", re.IGNORECASE)
 # allocators that hand their block back through an argument, by name
 _OUT_ALLOCATORS = frozenset({"posix_memalign", "MPI_Alloc_mem", "PMPI_Alloc_mem"})
 
@@ -167,7 +167,7 @@ def _says_alloc(call: c_ast.FuncCall) -> bool:
     if name is None and isinstance(fn, c_ast.StructRef):
         name = fn.field.name
     return name is not None and (name in _OUT_ALLOCATORS or (
-        bool(_ALLOC_NAME.search(name)) and not _NOT_ALLOC_NAME.search(name)))
+        says_it_allocates(name) and not _FREE_NAME.search(name)))
 
 
 def scan(defn: c_ast.FuncDef) -> Scan:

@@ -367,10 +367,11 @@ class RankDependence(Statements):
         only into memory the call allocated, under the gates of the allocation
         (``owned.py``); a caller in another file makes them under none of its own."""
         f = self._funcs.get(func_name)
-        if f is None or self.store.gave_up or not any(
-                self._new_writes.get(g) for g in effects.closure(func_name, self._funcs)):
+        if f is None or self.store.gave_up:
             return []
         units = sorted(effects.closure(func_name, self._funcs))
+        if not any(self._new_writes.get(g) for g in units):
+            return []
         old = set(self._effects(f, units, self._old_writes))
         return [t for t in self._effects(f, units, self._new_writes)
                 if t not in old and t != effects.EVERYTHING_TOKEN]
