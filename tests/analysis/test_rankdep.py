@@ -9,6 +9,7 @@ from pycparserext.ext_c_parser import GnuCParser
 
 from mpicc_wrap.analysis import unit
 from mpicc_wrap.analysis.rankdep import RankDependence
+from mpicc_wrap.analysis.rankdep.locations import Global, Store, function_facts
 from mpicc_wrap.model import FunctionSummary
 
 PRELUDE = """\
@@ -101,6 +102,45 @@ def test_goto_facts_are_joined_at_the_label() -> None:
         again: if (x) ; x = r; if (t++ < n) goto again; return 0; }""") == [True, False]
     assert verdicts("""int main(int n) { int x; MPI_Comm_rank(0, &x);
         x = 0; if (n) goto out; if (x) ; out: return x; }""") == [False, False]
+
+
+@pytest.mark.parametrize(("body", "back"), [
+    ("if (n) goto out; n = 1; out: return n;", False),
+    ("if (n) goto a; n = 1; a: if (n > 2) goto b; n = 2; b: return n;", False),
+    ("while (n) { if (n > 3) goto next; n--; next: n -= 2; } return n;", False),
+    ("again: n--; if (n) goto again; return n;", True),
+    ("while (n) { top: n--; if (n > 3) goto top; } return n;", True),
+    ("if (n) goto nowhere; return n;", True),  # no such label: taken as backward
+])
+def test_only_a_backward_jump_walks_the_body_again(
+        body: str, back: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver walks a body with gotos again until the labels' facts settle; with
+    forward jumps only, one pass reaches every label after every jump to it (hdf5,
+    whose every function ends at ``done:``, was walked twice throughout)."""
+    ast = GnuCParser().parse("int f(int n) { " + body + " }")
+    defn = ast.ext[0]
+    assert function_facts(defn).goes_back is back
+    passes: list[int] = []
+    walk = RankDependence._stmt
+
+    def counting(self: RankDependence, s: c_ast.Node) -> dict[str, str]:
+        passes.extend([1] if s is defn.body else [])
+        return walk(self, s)
+
+    monkeypatch.setattr(RankDependence, "_stmt", counting)
+    RankDependence(ast, {})
+    assert len(passes) == (2 if back else 1)
+
+
+def test_the_first_reason_reads_every_location_only_when_none_differs() -> None:
+    """``Store.first`` sorts only when some location differs; the reads it records
+    (what wakes the unit again) are those of the walk in key order."""
+    store, a, b = Store(), Global("a"), Global("b")
+    assert store.first({b, a}) is None and store.reads == {a, b}
+    store.mark(b, "b differs")
+    store.mark(a, "a differs")
+    store.reads = set()
+    assert store.first({b, a}) == "a differs" and store.reads == {a}
 
 
 def test_a_callee_under_a_gate_taints_only_what_it_writes() -> None:

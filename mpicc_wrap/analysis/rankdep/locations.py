@@ -30,7 +30,7 @@ __all__ = [
     "ANY", "ANY_OWNER", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "NEW", "Ctl",
     "Deref",
     "Field", "FunctionFacts", "Global", "Loc", "Local", "Param", "PtsOf", "Ret", "Store", "deref",
-    "depth", "field_marks", "field_views", "function_facts",
+    "depth", "field_marks", "field_views", "function_facts", "jumps_back",
 ]
 
 # k-limiting of access paths: ``*k`` is what k points to, ``**k`` everything reached
@@ -44,29 +44,51 @@ GAVE_UP = ("may differ between processes (the rank-dependence analysis reached i
            "iteration limit in this file and treats memory conservatively)")
 
 
+class _Key:
+    """A location is a dict and set key hundreds of thousands of times per walk (each
+    read is recorded): it keeps the hash of its fields, computed once, at creation,
+    the value a dataclass's own ``__hash__`` gives."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(tuple(map(self.__getattribute__,
+                                                         self.__match_args__))))
+
+    def _cached(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
+
 @dataclass(frozen=True, slots=True)
-class Local:
+class Local(_Key):
     """A local variable or parameter ``name`` of function ``fn``."""
 
     fn: str
     name: str
+
+    _hash: int = field(init=False, repr=False, compare=False)
+    __hash__ = _Key._cached
 
     def __str__(self) -> str:
         return f"l:{self.fn}:{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
-class Global:
+class Global(_Key):
     """A file-scope variable."""
 
     name: str
+
+    _hash: int = field(init=False, repr=False, compare=False)
+    __hash__ = _Key._cached
 
     def __str__(self) -> str:
         return f"g:{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
-class Field:
+class Field(_Key):
     """The struct/union fields called ``name`` of every object of the struct type
     ``owner`` (``layouts.py``), in every function; ``owner == ""``: of a type not
     known, ``ANY_OWNER``: of any type (what a read of an unknown owner consults:
@@ -75,48 +97,63 @@ class Field:
     name: str
     owner: str = ""
 
+    _hash: int = field(init=False, repr=False, compare=False)
+    __hash__ = _Key._cached
+
     def __str__(self) -> str:
         return f"field:{self.owner}.{self.name}" if self.owner else f"field:{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
-class Ret:
+class Ret(_Key):
     """The return value of function ``fn``."""
 
     fn: str
+
+    _hash: int = field(init=False, repr=False, compare=False)
+    __hash__ = _Key._cached
 
     def __str__(self) -> str:
         return f"r:{self.fn}"
 
 
 @dataclass(frozen=True, slots=True)
-class Param:
+class Param(_Key):
     """Parameter ``index`` of ``fn`` at entry, as some in-TU call site passes it."""
 
     fn: str
     index: int
+
+    _hash: int = field(init=False, repr=False, compare=False)
+    __hash__ = _Key._cached
 
     def __str__(self) -> str:
         return f"in:{self.fn}:{self.index}"
 
 
 @dataclass(frozen=True, slots=True)
-class Ctl:
+class Ctl(_Key):
     """The gate ``fn`` is called under (multi-valued: some ranks call it)."""
 
     fn: str
+
+    _hash: int = field(init=False, repr=False, compare=False)
+    __hash__ = _Key._cached
 
     def __str__(self) -> str:
         return f"ctl:{self.fn}"
 
 
 @dataclass(frozen=True, slots=True)
-class Deref:
+class Deref(_Key):
     """What ``base`` points to through ``depth`` dereferences (``depth == MAX_DEREF``:
     everything reached through that many or more)."""
 
     base: Local | Global | Field | Ret | Param | Ctl
     depth: int
+
+    _hash: int = field(init=False, repr=False, compare=False)
+    __hash__ = _Key._cached
 
     def __str__(self) -> str:
         return "*" * self.depth + str(self.base)
@@ -133,10 +170,13 @@ Loc = Local | Global | Field | Ret | Param | Ctl | Deref | _Anywhere
 
 
 @dataclass(frozen=True, slots=True)
-class PtsOf:
+class PtsOf(_Key):
     """The points-to set stored at ``loc`` (as a fact read or grown by a walk)."""
 
     loc: Loc
+
+    _hash: int = field(init=False, repr=False, compare=False)
+    __hash__ = _Key._cached
 
     def __str__(self) -> str:
         return f"&{self.loc}"
@@ -168,12 +208,29 @@ def _rebase(loc: Loc, field: Field) -> Loc:
     return Deref(field, loc.depth) if isinstance(loc, Deref) else field
 
 
+# ``field_views`` and ``field_marks`` of each location met: pure functions of it,
+# asked for at every read and write of a walk (H5SL.c: 640,000 reads).  Emptied
+# when it grows past ``_VIEWS_MAX`` (a process that analyses many TUs: the tests).
+_views: dict[Loc, tuple[Loc, ...]] = {}
+_marks: dict[Loc, tuple[Loc, ...]] = {}
+_VIEWS_MAX = 200_000
+
+
 def field_views(loc: Loc) -> tuple[Loc, ...]:
     """The locations a read of ``loc`` consults: a field of a known struct type is
     also written by writes whose owner was not known; a field of an unknown owner
     may be any type's (``layouts.py``: an unknown owner is never less sound than
     fields by name); a union's members are also written by unknown-owner writes of
     each member's name."""
+    found = _views.get(loc)
+    if found is None:
+        if len(_views) > _VIEWS_MAX:
+            _views.clear()
+        found = _views[loc] = _field_views(loc)
+    return found
+
+
+def _field_views(loc: Loc) -> tuple[Loc, ...]:
     f = _fielded(loc)
     if f is None:
         return (loc,)
@@ -192,6 +249,15 @@ def field_marks(loc: Loc) -> tuple[Loc, ...]:
     """The locations a write to ``loc`` marks: itself, and the any-owner location of
     its name (of each member's name, for a union) that reads of an unknown owner
     consult."""
+    found = _marks.get(loc)
+    if found is None:
+        if len(_marks) > _VIEWS_MAX:
+            _marks.clear()
+        found = _marks[loc] = _field_marks(loc)
+    return found
+
+
+def _field_marks(loc: Loc) -> tuple[Loc, ...]:
     f = _fielded(loc)
     if f is None:
         return (loc,)
@@ -342,7 +408,18 @@ class Store:
         self.changed.add(PtsOf(loc))
 
     def first(self, locs: set[Loc]) -> str | None:
-        """The reason of the first multi-valued location of ``locs`` (in key order)."""
+        """The reason of the first multi-valued location of ``locs`` (in key order).
+        Sorted only when one is: most sets have none, and then every location is
+        read whatever the order (the reads recorded are the same)."""
+        if len(locs) > 1:
+            reads, self.reads = self.reads, set()
+            try:
+                some = any(self.get(k) for k in locs)
+            finally:
+                seen, self.reads = self.reads, reads
+            if not some:
+                reads |= seen
+                return None
         return next((r for k in sorted(locs, key=str) if (r := self.get(k))), None)
 
 
@@ -376,6 +453,10 @@ class FunctionFacts:
     labels: dict[str, Position | None] = field(default_factory=dict)
     # Locals that only ever point to memory the call allocated (``owned.py``)
     owned: frozenset[str] = frozenset()
+    # Some ``goto`` may jump back (``jumps_back``): the solver walks the body again
+    # until the labels' facts settle; with forward jumps only, the walk reaches each
+    # label after every jump to it, and a second pass would repeat the first
+    goes_back: bool = True
 
 
 def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> bool:
@@ -426,11 +507,19 @@ def position(node: c_ast.Node) -> Position | None:
     return (str(c.file), coord_pos(c)) if c is not None else None
 
 
+def jumps_back(s: c_ast.Goto, labels: dict[str, Position | None]) -> bool:
+    """The label of ``s`` is at or before it in the source, or not found (``labels``:
+    ``FunctionFacts.labels``): the jump may run code again, like a loop."""
+    at = labels.get(s.name)
+    here = position(s)
+    return at is None or here is None or at[0] != here[0] or at[1] <= here[1]
+
+
 class _Scan(Visitor):
     """One pre-order pass over a body (not entering struct/union definitions)."""
 
     def __init__(self) -> None:
-        self.has_goto = False
+        self.gotos: list[c_ast.Goto] = []
         self.decls: list[c_ast.Decl] = []
         self.calls: list[str] = []
         self.call_args: set[int] = set()  # ids of direct arguments of named calls
@@ -443,7 +532,7 @@ class _Scan(Visitor):
     visit_Union = visit_Struct
 
     def visit_Goto(self, node: c_ast.Goto) -> None:
-        self.has_goto = True
+        self.gotos.append(node)
 
     def visit_Label(self, node: c_ast.Label) -> None:
         self.labels[node.name] = None if node.name in self.labels else position(node)
@@ -495,13 +584,13 @@ def function_facts(defn: c_ast.FuncDef, defined: frozenset[str] = frozenset(),
     return FunctionFacts(
         defn.decl.name, params, defn.body, local,
         (local - arrays_or_static - escaping) | set(arrays), scalars,
-        is_scalar(getattr(defn.decl.type, "type", None), typedefs), scan.has_goto,
+        is_scalar(getattr(defn.decl.type, "type", None), typedefs), bool(scan.gotos),
         scan.calls, arrays,
         {t: k for t, k in datatypes.contiguous(defn.body).items() if t in local}
         if datatypes.BUILDERS.intersection(scan.calls) else {}, statics,
         _is_void(getattr(defn.decl.type, "type", None)),
         layouts.local_types(decl_params, scan.decls), getattr(defn.decl.type, "type", None),
-        scan.labels)
+        scan.labels, goes_back=any(jumps_back(g, scan.labels) for g in scan.gotos))
 
 
 def _is_void(t: c_ast.Node | None) -> bool:

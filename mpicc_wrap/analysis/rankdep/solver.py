@@ -507,7 +507,7 @@ class RankDependence(Statements):
             before = {k: dict(v) for k, v in self._labels.items()}
             self._env = dict(entry)
             self._stmt(f.body)
-            if not f.has_goto or self._labels == before:
+            if not f.goes_back or self._labels == before:
                 break
 
     def _enter(self, func: str | None, env: dict[str, str]) -> None:

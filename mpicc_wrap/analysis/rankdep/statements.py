@@ -36,7 +36,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     callee,
     deref,
     is_function_type,
-    position,
+    jumps_back,
 )
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
@@ -215,10 +215,7 @@ class Statements(Expressions):
         jump in the first (Scotch's ``goto abort;`` out of a pass's inner loop, to the
         pass counter's ``abort: if (++ passnum >= passnbr) break;``), and as a
         backward jump it gated the rest of the function."""
-        f = self._func
-        at = f.labels.get(s.name) if f is not None else None
-        here = position(s)
-        return at is None or here is None or at[0] != here[0] or at[1] <= here[1]
+        return jumps_back(s, self._func.labels if self._func is not None else {})
 
     def visit_Return(self, s: c_ast.Return) -> dict[str, str]:
         r = self._value(s.expr) or self._ctrl
