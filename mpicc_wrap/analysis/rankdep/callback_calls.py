@@ -103,7 +103,7 @@ class CallbackCalls(PointsTo):
                 new = _locs(targets)
                 if not new <= mine.setdefault(i, set()):
                     mine[i] |= new
-                    self.store.changed.add(Ctl(f"{f.name}()@"))  # its callers' reads
+                    self.store.grew(Ctl(f"{f.name}()@"))  # its callers' reads
         return True
 
     def _call_backs(self, e: c_ast.Node, name: str, positions: Iterable[int],

@@ -303,6 +303,10 @@ class Store:
         self.gave_up = False  # the solver hit its walk cap
         self.reads: set[Fact] = set()  # facts read by the unit being walked
         self.changed: set[Fact] = set()  # facts that grew during that walk
+        # some fact grew after that walk had read it: the walk saw an older value
+        # and must run again (otherwise its own growth wakes it for nothing: every
+        # read after the growth saw the new value)
+        self.stale = False
         self.readonly = False  # answering a query: record nothing
 
     def copy(self) -> Store:
@@ -364,18 +368,18 @@ class Store:
         if loc is ANY:  # a per-process value written anywhere: all memory differs
             if self.fallback is None:
                 self.fallback = reason
-                self.changed.add(EVERYTHING)
+                self.grew(EVERYTHING)
         else:
             for each in field_marks(loc):
                 if each not in self.multi:
                     self.multi[each] = reason
-                    self.changed.update((each, ANY))
+                    self.grew(each, ANY)
 
     def flag(self, key: Loc, why: str) -> None:
         """Record the fact ``key`` about a function (``flags``)."""
         if not self.readonly and key not in self.flags:
             self.flags[key] = why
-            self.changed.add(key)
+            self.grew(key)
 
     def flagged(self, key: Loc) -> bool:
         """Whether the fact ``key`` holds (recorded as read by the current unit)."""
@@ -392,7 +396,7 @@ class Store:
             known = self.bits.setdefault(each, {})
             if each not in self.multi and mask not in known:
                 known[mask] = reason
-                self.changed.update((each, ANY))
+                self.grew(each, ANY)
 
     def add_pts(self, loc: Loc, pointees: set[Loc]) -> None:
         for each in field_marks(loc):
@@ -405,7 +409,14 @@ class Store:
         known |= pointees
         if len(known) > MAX_POINTEES or ANY in known:
             self.pts[loc] = {ANY}
-        self.changed.add(PtsOf(loc))
+        self.grew(PtsOf(loc))
+
+    def grew(self, *facts: Fact) -> None:
+        """Record that ``facts`` grew in the walk (``changed``), and whether the walk
+        had read one of them before (``stale``)."""
+        self.changed.update(facts)
+        if not self.stale and not self.reads.isdisjoint(facts):
+            self.stale = True
 
     def first(self, locs: set[Loc]) -> str | None:
         """The reason of the first multi-valued location of ``locs`` (in key order).

@@ -469,6 +469,7 @@ class RankDependence(Statements):
             unit = work.popleft()
             pending.discard(unit)
             self.store.reads, self.store.changed = set(), set()
+            self.store.stale = False
             self._walk_unit(unit)
             self.walks += 1
             for key in self.store.reads:
@@ -476,6 +477,8 @@ class RankDependence(Statements):
             changed = self.store.changed
             woken = set(units) if EVERYTHING in changed else set().union(
                 *(readers.get(k, set()) for k in changed))
+            if not self.store.stale and EVERYTHING not in changed:
+                woken.discard(unit)  # it read only what it ended with
             for again in sorted(woken - pending):
                 work.append(again)
                 pending.add(again)
