@@ -419,7 +419,7 @@ class RankDependence(Statements):
         """The tokens of what ``units`` (``f``'s call closure) wrote, per ``recorded``."""
         if self.store.gave_up:
             return [effects.EVERYTHING_TOKEN]
-        written = [loc for g in units for loc in recorded.get(g, ())]
+        written: set[Loc] = set().union(*(recorded.get(g, ()) for g in units))
         return effects.portable(f, written, not f.returns_scalar and not f.returns_void,
                                 self._layouts)
 
