@@ -13,7 +13,7 @@ processes, the points-to sets, and which locations the unit being walked read an
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -223,10 +223,15 @@ def field_views(loc: Loc) -> tuple[Loc, ...]:
     fields by name); a union's members are also written by unknown-owner writes of
     each member's name."""
     found = _views.get(loc)
-    if found is None:
-        if len(_views) > _VIEWS_MAX:
-            _views.clear()
-        found = _views[loc] = _field_views(loc)
+    return _kept(_views, loc, _field_views) if found is None else found
+
+
+def _kept(table: dict[Loc, tuple[Loc, ...]], loc: Loc,
+          compute: Callable[[Loc], tuple[Loc, ...]]) -> tuple[Loc, ...]:
+    """``compute(loc)``, kept in ``table`` (emptied past ``_VIEWS_MAX`` entries)."""
+    if len(table) > _VIEWS_MAX:
+        table.clear()
+    found = table[loc] = compute(loc)
     return found
 
 
@@ -250,11 +255,7 @@ def field_marks(loc: Loc) -> tuple[Loc, ...]:
     its name (of each member's name, for a union) that reads of an unknown owner
     consult."""
     found = _marks.get(loc)
-    if found is None:
-        if len(_marks) > _VIEWS_MAX:
-            _marks.clear()
-        found = _marks[loc] = _field_marks(loc)
-    return found
+    return _kept(_marks, loc, _field_marks) if found is None else found
 
 
 def _field_marks(loc: Loc) -> tuple[Loc, ...]:
