@@ -45,6 +45,7 @@ Locals of automatic storage die with the call and are left out.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Container, Iterable, Mapping
 
 from mpicc_wrap.analysis.rankdep.layouts import Layouts
@@ -57,9 +58,11 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Global,
     Loc,
     Local,
+    deref,
 )
 
-__all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "field", "parse", "portable"]
+__all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "field", "located", "parse",
+           "portable"]
 
 EVERYTHING_TOKEN = "*"
 RETURNED_TOKEN = "r"
@@ -144,6 +147,7 @@ def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts
     return []  # parameters as passed, results, call gates: no memory
 
 
+@functools.cache
 def parse(token: str) -> tuple[str, str, int] | None:
     """``(kind, name, depth)`` of a ``p``/``f``/``g`` token (``p``: name is the
     parameter index); None for ``*``, ``r`` and anything unreadable."""
@@ -163,3 +167,18 @@ def field(what: str) -> Field:
     """The location of the name of an ``f`` token (``T.name``, or ``name``)."""
     owner, _, name = what.rpartition(".")
     return Field(name, owner)
+
+
+@functools.cache
+def located(token: str) -> Loc | None:
+    """The memory an ``f`` or ``g`` token names, its dereferences applied; None for
+    any other token.  Asked at every walk of every call of another file's function,
+    for each token of its summary (t_dset.c: 800,000 times), so kept."""
+    parsed = parse(token)
+    if parsed is None or parsed[0] == "p":
+        return None
+    kind, what, depth = parsed
+    root: Loc = field(what) if kind == "f" else Global(what)
+    for _ in range(depth):
+        root = deref(root)
+    return root

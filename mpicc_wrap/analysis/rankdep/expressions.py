@@ -20,7 +20,6 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
     Deref,
     FunctionFacts,
-    Global,
     Loc,
     Local,
     Param,
@@ -777,19 +776,14 @@ class Expressions(CallbackCalls, Visitor):
         (``writes``/``rank_writes`` tokens, effects.py), but parameters in ``skip``."""
         out: list[Target] = []
         for token in tokens:
+            if (memory := effects.located(token)) is not None:
+                out.append(("loc", memory))
+                continue
             parsed = effects.parse(token)
-            if parsed is None:
-                continue
-            kind, what, depth = parsed
-            if kind == "p":
-                i = int(what)
+            if parsed is not None and parsed[0] == "p":
+                i = int(parsed[1])
                 if i < len(args) and i not in skip:
-                    out += self._deeper(self._out(args[i]), depth - 1)
-                continue
-            root: Loc = effects.field(what) if kind == "f" else Global(what)
-            for _ in range(depth):
-                root = deref(root)
-            out.append(("loc", root))
+                    out += self._deeper(self._out(args[i]), parsed[2] - 1)
         return out
 
     def _own_memory(self, args: list[c_ast.Node]) -> int | None:
