@@ -52,6 +52,7 @@ from mpicc_wrap.analysis.rankdep.layouts import Layouts
 from mpicc_wrap.analysis.rankdep.locations import (
     ANY,
     MAX_DEREF,
+    MEMO_LOCATIONS,
     Deref,
     Field,
     FunctionFacts,
@@ -92,28 +93,11 @@ def portable(f: FunctionFacts, written: Iterable[Loc], returns_pointer: bool,
     ``layouts.fields_apart``) is its fields, not ``r``."""
     out: set[str] = set()
     for loc in written:
-        tokens = _named.get(loc)
-        if tokens is None:
-            tokens = _tokens(f, loc, returns_pointer, layouts)
-            if _names_memory(loc):
-                if len(_named) > _NAMED_MAX:
-                    _named.clear()
-                _named[loc] = tokens
+        tokens = _tokens(f, loc, returns_pointer, layouts)
         if EVERYTHING_TOKEN in tokens:
             return [EVERYTHING_TOKEN]
         out.update(tokens)
     return sorted(out)
-
-
-# The tokens of the locations whose token names the memory alone, whatever function
-# wrote it: a field's or a global's.  A TU's summaries ask for them once per function
-# and callee (H5T.c: 1.9 million locations for 72 summaries).
-_named: dict[Loc, list[str]] = {}
-_NAMED_MAX = 100_000
-
-
-def _names_memory(loc: Loc) -> bool:
-    return isinstance(loc.base if isinstance(loc, Deref) else loc, (Field, Global))
 
 
 def _field_token(owner: str, name: str, depth: int) -> str:
@@ -127,10 +111,8 @@ def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts
         return [EVERYTHING_TOKEN]
     depth = loc.depth if isinstance(loc, Deref) else 0
     root = loc.base if isinstance(loc, Deref) else loc
-    if isinstance(root, Field):
-        return [_field_token(root.owner, root.name, depth)]
-    if isinstance(root, Global):
-        return [f"g:{root.name}:{depth}"]
+    if isinstance(root, (Field, Global)):
+        return [_memory_token(loc)]
     if isinstance(root, Local) and root.fn == f.name:
         if depth and root.name in f.params:
             return [f"p{f.params.index(root.name)}:{depth}"]
@@ -145,6 +127,19 @@ def _tokens(f: FunctionFacts, loc: Loc, returns_pointer: bool, layouts: Layouts
         return [RETURNED_TOKEN] if apart is None else [
             _field_token(owner, name, 0) for owner, name in apart]
     return []  # parameters as passed, results, call gates: no memory
+
+
+@functools.lru_cache(maxsize=MEMO_LOCATIONS)
+def _memory_token(loc: Loc) -> str:
+    """The token of a field's or a global's memory, whatever function wrote it: a
+    TU's summaries ask for it once per function and callee (H5T.c: 1.9 million
+    locations for 72 summaries)."""
+    depth = loc.depth if isinstance(loc, Deref) else 0
+    root = loc.base if isinstance(loc, Deref) else loc
+    if isinstance(root, Field):
+        return _field_token(root.owner, root.name, depth)
+    assert isinstance(root, Global)
+    return f"g:{root.name}:{depth}"
 
 
 @functools.cache

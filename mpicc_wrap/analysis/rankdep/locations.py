@@ -13,7 +13,8 @@ processes, the points-to sets, and which locations the unit being walked read an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+import functools
+from collections.abc import Container
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -27,7 +28,8 @@ from mpicc_wrap.frontend.scalars import is_arithmetic
 from mpicc_wrap.model import Pos
 
 __all__ = [
-    "ANY", "ANY_OWNER", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "NEW", "Ctl",
+    "ANY", "ANY_OWNER", "EVERYTHING", "GAVE_UP", "MAX_DEREF", "MAX_POINTEES", "MEMO_LOCATIONS",
+    "NEW", "Ctl",
     "Deref",
     "Field", "FunctionFacts", "Global", "Loc", "Local", "Param", "PtsOf", "Ret", "Store", "deref",
     "depth", "field_marks", "field_views", "function_facts", "jumps_back",
@@ -208,34 +210,18 @@ def _rebase(loc: Loc, field: Field) -> Loc:
     return Deref(field, loc.depth) if isinstance(loc, Deref) else field
 
 
-# ``field_views`` and ``field_marks`` of each location met: pure functions of it,
-# asked for at every read and write of a walk (H5SL.c: 640,000 reads).  Emptied
-# when it grows past ``_VIEWS_MAX`` (a process that analyses many TUs: the tests).
-_views: dict[Loc, tuple[Loc, ...]] = {}
-_marks: dict[Loc, tuple[Loc, ...]] = {}
-_VIEWS_MAX = 200_000
+# Memos of pure functions of a location, asked for at every read and write of a walk
+# (H5SL.c: 640,000 reads), bounded for a process that analyses many TUs (the tests).
+MEMO_LOCATIONS = 1 << 17
 
 
+@functools.lru_cache(maxsize=MEMO_LOCATIONS)
 def field_views(loc: Loc) -> tuple[Loc, ...]:
     """The locations a read of ``loc`` consults: a field of a known struct type is
     also written by writes whose owner was not known; a field of an unknown owner
     may be any type's (``layouts.py``: an unknown owner is never less sound than
     fields by name); a union's members are also written by unknown-owner writes of
     each member's name."""
-    found = _views.get(loc)
-    return _kept(_views, loc, _field_views) if found is None else found
-
-
-def _kept(table: dict[Loc, tuple[Loc, ...]], loc: Loc,
-          compute: Callable[[Loc], tuple[Loc, ...]]) -> tuple[Loc, ...]:
-    """``compute(loc)``, kept in ``table`` (emptied past ``_VIEWS_MAX`` entries)."""
-    if len(table) > _VIEWS_MAX:
-        table.clear()
-    found = table[loc] = compute(loc)
-    return found
-
-
-def _field_views(loc: Loc) -> tuple[Loc, ...]:
     f = _fielded(loc)
     if f is None:
         return (loc,)
@@ -250,15 +236,11 @@ def _field_views(loc: Loc) -> tuple[Loc, ...]:
     return views
 
 
+@functools.lru_cache(maxsize=MEMO_LOCATIONS)
 def field_marks(loc: Loc) -> tuple[Loc, ...]:
     """The locations a write to ``loc`` marks: itself, and the any-owner location of
     its name (of each member's name, for a union) that reads of an unknown owner
     consult."""
-    found = _marks.get(loc)
-    return _kept(_marks, loc, _field_marks) if found is None else found
-
-
-def _field_marks(loc: Loc) -> tuple[Loc, ...]:
     f = _fielded(loc)
     if f is None:
         return (loc,)
