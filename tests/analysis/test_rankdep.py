@@ -132,6 +132,27 @@ def test_only_a_backward_jump_walks_the_body_again(
     assert len(passes) == (2 if back else 1)
 
 
+@pytest.mark.parametrize(("body", "walks"), [
+    ("g = r; if (g) ;", 1),  # read after it grew: the walk saw the final value
+    ("if (g) ; g = r;", 2),  # read before it grew: the walk saw an older one
+])
+def test_a_walk_wakes_itself_only_for_what_it_read_before_it_grew(
+        body: str, walks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Store.stale``: the solver walks a unit again for a fact that grew only when
+    the walk had read the fact before it grew."""
+    seen: list[str] = []
+    walk = RankDependence._walk_unit
+
+    def counting(self: RankDependence, unit: str) -> None:
+        seen.append(unit)
+        walk(self, unit)
+
+    monkeypatch.setattr(RankDependence, "_walk_unit", counting)
+    analyse("int g; int main(void) { int r; MPI_Comm_rank(0, &r); " + body
+            + " return 0; }")
+    assert seen.count("main") == walks
+
+
 def test_the_first_reason_reads_every_location_only_when_none_differs() -> None:
     """``Store.first`` sorts only when some location differs; the reads it records
     (what wakes the unit again) are those of the walk in key order."""
