@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 
 from pycparser import c_ast, c_generator
 
@@ -16,6 +17,19 @@ from mpicc_wrap.model import ExitPoint, ParsedTU, Pos
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = set(_OPEN.values())
+_QUOTES = "\"'"
+
+
+@functools.cache
+def _stops(stop: str) -> re.Pattern[str]:
+    """The characters ``scan`` must look at: quotes, brackets and ``stop``."""
+    return re.compile("[" + re.escape(_QUOTES + "".join(_OPEN) + "".join(_CLOSE) + stop) + "]")
+
+
+@functools.cache
+def _literal_end(quote: str) -> re.Pattern[str]:
+    """An escaped character or the closing ``quote`` inside a literal."""
+    return re.compile(r"\\[\s\S]?|" + re.escape(quote))
 
 
 class Text:
@@ -47,19 +61,25 @@ class Text:
         return Pos(lo + 1, offset - self.starts[lo] + 1)
 
     def _skip_literal(self, i: int) -> int:
-        """Offset just past the string/char literal starting at ``i``."""
-        quote, i = self.text[i], i + 1
-        while i < len(self.text) and self.text[i] != quote:
-            i += 2 if self.text[i] == "\\" else 1
-        return i + 1
+        """Offset just past the string/char literal starting at ``i`` (past the end
+        of the text when it is not closed)."""
+        quote, find = self.text[i], _literal_end(self.text[i]).search
+        while (m := find(self.text, i + 1)) is not None:
+            if m.group() == quote:
+                return m.end()
+            i = m.end() - 1
+        return len(self.text) + 1
 
     def scan(self, start: Pos, stop: str) -> Pos:
         """One past the first ``stop`` character at nesting depth 0 after ``start``
-        (``stop`` = ")" or "}" means: past the group opened by the first bracket)."""
+        (``stop`` = ")" or "}" means: past the group opened by the first bracket).
+        Jumps from one character that matters to the next (``_stops``): a function
+        body is thousands of characters, scanned for each of its exits."""
         i, depth, text = self.offset(start), 0, self.text
-        while i < len(text):
-            ch = text[i]
-            if ch in "\"'":
+        find = _stops(stop).search
+        while (m := find(text, i)) is not None:
+            ch, i = m.group(), m.start()
+            if ch in _QUOTES:
                 i = self._skip_literal(i)
                 continue
             if ch in _OPEN:
@@ -132,7 +152,7 @@ def returns(body: c_ast.Node) -> list[c_ast.Return]:
         n = stack.pop()
         if isinstance(n, c_ast.Return):
             found.append(n)
-        stack += [c for _, c in n.children() if not isinstance(c, c_ast.FuncDef)]
+        stack += [c for c in n if not isinstance(c, c_ast.FuncDef)]
     return sorted(found, key=lambda r: (r.coord.line, r.coord.column))
 
 
@@ -159,12 +179,12 @@ def inner_names(func: c_ast.FuncDef) -> set[str]:
     """Names declared in blocks nested inside the body (not visible at exits)."""
     outer = {d.name for d in func.body.block_items or [] if isinstance(d, c_ast.Decl)}
     names: set[str] = set()
-    stack = [c for _, c in func.body.children()]
+    stack = list(func.body)
     while stack:
         n = stack.pop()
         if isinstance(n, c_ast.Decl) and n.name and n.name not in outer:
             names.add(n.name)
-        stack += [c for _, c in n.children()]
+        stack += n
     return names
 
 
@@ -186,5 +206,5 @@ def jumps_over(func: c_ast.FuncDef, pos: Pos) -> bool:
             gotos.append(coord_pos(n.coord))
         elif isinstance(n, c_ast.Label):
             labels.append(coord_pos(n.coord))
-        stack += [c for _, c in n.children() if not isinstance(c, c_ast.FuncDef)]
+        stack += [c for c in n if not isinstance(c, c_ast.FuncDef)]
     return any(g < pos for g in gotos) and any(lb > pos for lb in labels)

@@ -4,6 +4,7 @@ dependencies that only some paths need, and hot helpers stay linear-time in C.""
 from __future__ import annotations
 
 import os
+import random
 import shlex
 import subprocess
 import sys
@@ -55,6 +56,46 @@ def test_text_line_starts_match_a_character_scan(text: str) -> None:
     assert index.starts == starts
     for line, start in enumerate(starts, 1):
         assert index.offset(Pos(line, 1)) == start and index.pos(start) == Pos(line, 1)
+
+
+def _char_scan(text: str, i: int, stop: str) -> int:
+    """``Text.scan``'s contract, one character at a time: the offset one past the
+    first ``stop`` at depth 0 (past the group the first bracket opens, for a
+    closing ``stop``), skipping string and character literals and their escapes."""
+    depth = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "\"'":
+            i += 1
+            while i < len(text) and text[i] != ch:
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0 and ch == stop:
+                return i + 1
+        elif ch == stop and depth == 0:
+            return i + 1
+        i += 1
+    return len(text)
+
+
+SCANNED = ['f(a, "x)", \')\') + g(b);', 'if (s[0] == \'"\') { p("}\\"}"); } x;',
+           'a = "\\\\"; b(c[1]); }', '{ q("unclosed); }', "'\\'' ; (x)", "",
+           "(((;)));", "x = {1, {2}, [3]};\n y(z);"]
+
+
+@pytest.mark.parametrize("text", SCANNED + ["".join(random.Random(k).choice(
+    "ab ;(){}[]\"'\\\n") for _ in range(60)) for k in range(40)])
+def test_text_scan_jumps_to_the_same_ends_as_a_character_scan(text: str) -> None:
+    index = Text(text)
+    for offset in range(len(text)):
+        for stop in (";", ")", "}"):
+            want = _char_scan(text, offset, stop)
+            assert index.offset(index.scan(index.pos(offset), stop)) == want, (offset, stop)
 
 
 # A pass-through execs the compiler: the probe's execve reports what was loaded by then.
