@@ -63,7 +63,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
 )
 
 __all__ = ["EVERYTHING_TOKEN", "RETURNED_TOKEN", "closure", "field", "located", "parse",
-           "portable"]
+           "portable", "split"]
 
 EVERYTHING_TOKEN = "*"
 RETURNED_TOKEN = "r"
@@ -177,3 +177,19 @@ def located(token: str) -> Loc | None:
     for _ in range(depth):
         root = deref(root)
     return root
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def split(tokens: tuple[str, ...]) -> tuple[tuple[Loc, ...], tuple[tuple[int, int], ...]]:
+    """The memory the ``f`` and ``g`` tokens of ``tokens`` name (``located``), and the
+    ``(parameter, depth)`` of its ``p`` tokens, in order; other tokens dropped.  A
+    call of another file's function applies the same token lists of its summary at
+    every walk: split once per list."""
+    memory: list[Loc] = []
+    params: list[tuple[int, int]] = []
+    for token in tokens:
+        if (loc := located(token)) is not None:
+            memory.append(loc)
+        elif (parsed := parse(token)) is not None and parsed[0] == "p":
+            params.append((int(parsed[1]), parsed[2]))
+    return tuple(memory), tuple(params)

@@ -3,7 +3,7 @@ with the side effects of evaluating it (writes, points-to, calls)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from pycparser import c_ast
@@ -539,32 +539,21 @@ class Expressions(CallbackCalls, Visitor):
         write)."""
         value, local = reason, reason or self._env_ctrl
         reason = reason or self._ctrl
+        record = self._func is not None and not self.store.readonly
+        old: list[Loc] = []
+        new: list[Loc] = []
         for kind, name in targets:
             if not isinstance(name, str):
-                new = kind == NEW  # under the gates of its allocation: none (owned.py)
-                outside = None if new else self._outside(kind, name)
-                if (why := value if new else reason or outside) and mask is None:
+                fresh = kind == NEW  # under the gates of its allocation: none (owned.py)
+                why = value if fresh else reason or self._outside(kind, name)
+                if why and mask is None:
                     self.store.mark(name, why)
                 elif why and mask is not None:
                     self.store.mark_bits(name, mask, why)
                 if isinstance(name, Deref) and isinstance(name.base, Local):
                     self._through(name.base)
-                if self._func is not None and not self.store.readonly and kind != "sloc":
-                    self._writes.setdefault(self._func.name, set()).add(name)
-                    if self._inits:
-                        self._wrote_inits = True
-                    else:
-                        self._plain_writes.setdefault(self._func.name, set()).add(name)
-                    if not self._through_param:
-                        self._own_writes.setdefault(self._func.name, set()).add(name)
-                    split = self._new_writes if new else self._old_writes
-                    split.setdefault(self._func.name, set()).add(name)
-                    ranked = value if new else reason
-                    if ranked and mask is None:
-                        self._rank_writes.setdefault(self._func.name, set()).add(name)
-                    elif ranked and mask is not None:
-                        bits = self._rank_bits.setdefault(self._func.name, {})
-                        bits[name] = bits.get(name, 0) | mask
+                if record and kind != "sloc":
+                    (new if fresh else old).append(name)
                 continue
             if self._phi:
                 self._phi[-1].add(name)
@@ -572,6 +561,56 @@ class Expressions(CallbackCalls, Visitor):
                 self._taint(name, local)
             elif strong and not self._weak and kind != "envel":
                 self._env.pop(name, None)
+        if old or new:
+            self._record_writes(old, new, value, reason, mask)
+
+    def _write_memory(self, locs: tuple[Loc, ...], value: str | None,
+                      mask: int | None = None) -> None:
+        """``_write`` of memory no local of the walk reaches (the fields and globals
+        a summary names, ``effects.split``): the gate of each is the same, the
+        function's own and then its entry gate (``_outside``), so the locations are
+        marked and recorded in one pass.  A call of an HDF5 function writes hundreds
+        of them at every walk (``t_filters_parallel.c``: 360,000 in one analysis)."""
+        if not locs:
+            return
+        reason = value or self._ctrl
+        if why := reason or self._entry_ctrl:
+            if mask is None:
+                for loc in locs:
+                    self.store.mark(loc, why)
+            else:
+                for loc in locs:
+                    self.store.mark_bits(loc, mask, why)
+        if self._func is not None and not self.store.readonly:
+            self._record_writes(locs, (), value, reason, mask)
+
+    def _record_writes(self, old: Sequence[Loc], new: Sequence[Loc], value: str | None,
+                       reason: str | None, mask: int | None) -> None:
+        """Note, for the summary, the current function's writes to memory: ``old``,
+        per-process with ``reason`` (``value`` or a gate), and ``new`` memory
+        (``owned.py``), per-process with ``value`` only; what it writes, with or
+        without its own callers' gates, and per-process as a whole or in the bits
+        of ``mask``."""
+        fn = self._func.name if self._func is not None else ""
+        both = [*old, *new] if new else old
+        self._writes.setdefault(fn, set()).update(both)
+        if self._inits:
+            self._wrote_inits = True
+        else:
+            self._plain_writes.setdefault(fn, set()).update(both)
+        if not self._through_param:
+            self._own_writes.setdefault(fn, set()).update(both)
+        if new:
+            self._new_writes.setdefault(fn, set()).update(new)
+        if old:
+            self._old_writes.setdefault(fn, set()).update(old)
+        ranked = [*(old if reason else ()), *(new if value else ())]
+        if ranked and mask is None:
+            self._rank_writes.setdefault(fn, set()).update(ranked)
+        elif ranked and mask is not None:
+            bits = self._rank_bits.setdefault(fn, {})
+            for name in ranked:
+                bits[name] = bits.get(name, 0) | mask
 
     def _through(self, base: Local) -> None:
         """A write to memory ``base`` points to: when ``base`` is a parameter, its
@@ -604,12 +643,10 @@ class Expressions(CallbackCalls, Visitor):
         under a per-process test; as a whole word it made the other bits of every
         ``NC`` per-process in its callers' files)."""
         bits = summary.rank_bits if summary is not None else {}
-        self._write(self._summary_targets([t for t in ranked if t not in bits], args,
-                                          shared), seed, strong=False)
+        self._write_summary([t for t in ranked if t not in bits], args, shared, seed)
         for token in ranked:
             if token in bits:
-                self._write(self._summary_targets([token], args, shared), seed,
-                            strong=False, mask=bits[token])
+                self._write_summary([token], args, shared, seed, mask=bits[token])
 
     def _outside(self, kind: str, loc: Loc) -> str | None:
         """The gate of a write to ``loc`` as the function's callers see it: its entry
@@ -694,12 +731,10 @@ class Expressions(CallbackCalls, Visitor):
                 if reached := [t for t in mod if t in tied and t not in inits | new]:
                     self._write_tied(reached, args, shared | consts, derived, own)
                 if alike := [t for t in mod if t not in tied and t not in inits | new]:
-                    self._write(self._summary_targets(alike, args, shared | consts), None,
-                                strong=False)  # whatever the arguments
+                    self._write_summary(alike, args, shared | consts, None)  # any args
                 if made := [t for t in mod if t in inits]:
                     with self._no_gates():  # lazy initialisations (lazyinit.py)
-                        self._write(self._summary_targets(made, args, shared | consts),
-                                    None, strong=False)
+                        self._write_summary(made, args, shared | consts, None)
                 self._write_new(summary, mod, tied, inits, args, shared | consts, derived)
         if summary is not None and summary.calls_params:
             handed = {int(i): self._handed_targets(t, args)
@@ -774,17 +809,29 @@ class Expressions(CallbackCalls, Visitor):
                          skip: set[int] | frozenset[int]) -> list[Target]:
         """The locations of this call that another TU's summary names
         (``writes``/``rank_writes`` tokens, effects.py), but parameters in ``skip``."""
+        memory, params = effects.split(tuple(tokens))
+        return [("loc", loc) for loc in memory] + self._param_targets(params, args, skip)
+
+    def _param_targets(self, params: tuple[tuple[int, int], ...], args: list[c_ast.Node],
+                       skip: set[int] | frozenset[int]) -> list[Target]:
+        """What the arguments of this call point to, ``(parameter, depth)`` of
+        ``effects.split``, but parameters in ``skip``."""
         out: list[Target] = []
-        for token in tokens:
-            if (memory := effects.located(token)) is not None:
-                out.append(("loc", memory))
-                continue
-            parsed = effects.parse(token)
-            if parsed is not None and parsed[0] == "p":
-                i = int(parsed[1])
-                if i < len(args) and i not in skip:
-                    out += self._deeper(self._out(args[i]), parsed[2] - 1)
+        for i, depth in params:
+            if i < len(args) and i not in skip:
+                out += self._deeper(self._out(args[i]), depth - 1)
         return out
+
+    def _write_summary(self, tokens: list[str], args: list[c_ast.Node],
+                       skip: set[int] | frozenset[int], why: str | None,
+                       mask: int | None = None) -> None:
+        """``_write`` of ``_summary_targets``: the fields and globals in one pass
+        (``_write_memory``), then what the arguments reach."""
+        memory, params = effects.split(tuple(tokens))
+        self._write_memory(memory, why, mask)
+        if params:
+            self._write(self._param_targets(params, args, skip), why, strong=False,
+                        mask=mask)
 
     def _own_memory(self, args: list[c_ast.Node]) -> int | None:
         """The one argument whose memory makes a call per-process, when no other does:
@@ -815,14 +862,17 @@ class Expressions(CallbackCalls, Visitor):
         base = args[own] if own is not None and own not in skip else None
         mine = {t: p[2] for t in tokens if base is not None
                 and (p := effects.parse(t)) is not None and p[0] == "p" and int(p[1]) == own}
+        if base is None or not mine:
+            self._write_summary(tokens, args, skip, why)
+            return
         targets = self._summary_targets([t for t in tokens if t not in mine], args, skip)
-        if base is not None and mine:  # all written (gates), the objects that differ
-            self._write(targets + self._summary_targets(list(mine), args, skip), None,
-                        strong=False)
-            differ: list[Target] = [("loc", loc) for loc in sorted(
-                self._pointees(base), key=str) if self.store.get(loc)]
-            for depth in mine.values():
-                targets += self._deeper(differ, depth - 1)
+        # all written (gates), the objects that differ
+        self._write(targets + self._summary_targets(list(mine), args, skip), None,
+                    strong=False)
+        differ: list[Target] = [("loc", loc) for loc in sorted(
+            self._pointees(base), key=str) if self.store.get(loc)]
+        for depth in mine.values():
+            targets += self._deeper(differ, depth - 1)
         self._write(targets, why, strong=False)
 
     def _deeper(self, targets: list[Target], extra: int) -> list[Target]:
