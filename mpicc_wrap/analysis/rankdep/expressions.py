@@ -728,9 +728,10 @@ class Expressions(CallbackCalls, Visitor):
                 inits = {t for t in summary.init_writes if not (derived and t in tied)} \
                     if summary is not None else set()
                 new = set(summary.new_writes) if summary is not None else set()
-                if reached := [t for t in mod if t in tied and t not in inits | new]:
+                apart = inits | new  # once: not per token (O(tokens²) on HDF5's)
+                if reached := [t for t in mod if t in tied and t not in apart]:
                     self._write_tied(reached, args, shared | consts, derived, own)
-                if alike := [t for t in mod if t not in tied and t not in inits | new]:
+                if alike := [t for t in mod if t not in tied and t not in apart]:
                     self._write_summary(alike, args, shared | consts, None)  # any args
                 if made := [t for t in mod if t in inits]:
                     with self._no_gates():  # lazy initialisations (lazyinit.py)
