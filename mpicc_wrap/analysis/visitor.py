@@ -26,22 +26,34 @@ WRITES_OPERAND = INCREMENTS | {"&"}
 
 class Visitor(c_ast.NodeVisitor):
     """``visit_<Class>`` if the visitor has it, else ``generic_visit``: the children in
-    order (the same contract as ``c_ast.NodeVisitor``)."""
+    order (the same contract as ``c_ast.NodeVisitor``).  ``generic_visit`` dispatches
+    each child itself, one call per node instead of two, unless the class overrides
+    ``visit`` (then every child goes through it)."""
 
     _methods: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {}
+    _own_visit: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._methods = {}  # each visitor class its own table
+        cls._own_visit = cls.visit is not Visitor.visit
+
+    def _method(self, kind: type) -> Callable[[Any, Any], Any]:
+        """The method for nodes of class ``kind``, found once per visitor class."""
+        found: Callable[[Any, Any], Any] = getattr(
+            type(self), "visit_" + kind.__name__, type(self).generic_visit)
+        self._methods[kind] = found
+        return found
 
     def visit(self, node: c_ast.Node) -> Any:
-        method = self._methods.get(node.__class__)
-        if method is None:
-            found: Callable[[Any, Any], Any] = getattr(
-                type(self), "visit_" + node.__class__.__name__, type(self).generic_visit)
-            method = self._methods[node.__class__] = found
+        method = self._methods.get(node.__class__) or self._method(node.__class__)
         return method(self, node)
 
     def generic_visit(self, node: c_ast.Node) -> Any:
+        if self._own_visit:
+            for child in node:
+                self.visit(child)
+            return
+        methods = self._methods
         for child in node:
-            self.visit(child)
+            (methods.get(child.__class__) or self._method(child.__class__))(self, child)

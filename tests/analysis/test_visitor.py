@@ -68,3 +68,27 @@ def test_each_visitor_class_dispatches_to_its_own_methods() -> None:
     constants.visit(ast)
     ids.visit(ast)
     assert ids.names == ["x", "x"] and constants.values == ["1"]
+
+
+class _Counted(Visitor):
+    """A visitor that overrides ``visit`` (communicators' ``_Writes`` does, to accept
+    None): every node must still pass through it, children included."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def visit(self, node: c_ast.Node | None) -> None:
+        if node is not None:
+            self.count += 1
+            super().visit(node)
+
+
+def test_an_overridden_visit_still_sees_every_child() -> None:
+    ast = parse_source((CORPUS / "buggy_comm_dup_rank0.c").read_text()).ast
+    nodes, stack = 0, [ast]
+    while stack:
+        nodes += 1
+        stack += [child for _, child in stack.pop().children()]
+    counted = _Counted()
+    counted.visit(ast)
+    assert counted.count == nodes > 50

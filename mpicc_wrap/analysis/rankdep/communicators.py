@@ -351,8 +351,9 @@ def member_facts(f: FunctionFacts, within: Loc, variables: set[str],
     communicator at ``within`` because ``f`` created it (rules in the module
     docstring); empty when no rule applies.  ``runs``: per called function, the MPI
     functions it may execute (``may_run``), for ``rematched``."""
-    if f.has_goto:
-        return set()
+    if f.has_goto or not any((spec := lookup(c)) is not None and spec.creates is not None
+                             for c in f.calls):
+        return set()  # no constructor: no creation site to scan the body for
     scan = _Writes()
     scan.visit(f.body)
     out: set[str] = set()
