@@ -736,7 +736,7 @@ class Expressions(CallbackCalls, Visitor):
                 if made := [t for t in mod if t in inits]:
                     with self._no_gates():  # lazy initialisations (lazyinit.py)
                         self._write_summary(made, args, shared | consts, None)
-                self._write_new(summary, mod, tied, inits, args, shared | consts, derived)
+                self._write_new(mod, new, tied, inits, args, shared | consts, derived)
         if summary is not None and summary.calls_params:
             handed = {int(i): self._handed_targets(t, args)
                       for i, t in summary.callback_writes.items()}
@@ -761,16 +761,15 @@ class Expressions(CallbackCalls, Visitor):
             return None  # the same whatever the arguments; new memory (owned.py)
         return result
 
-    def _write_new(self, summary: FunctionSummary | None, mod: list[str], tied: set[str],
-                   inits: set[str], args: list[c_ast.Node], skip: set[int] | frozenset[int],
+    def _write_new(self, mod: list[str], new: set[str], tied: set[str], inits: set[str],
+                   args: list[c_ast.Node], skip: set[int] | frozenset[int],
                    derived: str | None) -> None:
         """What another file's function writes only into memory the call allocates
-        (``new_writes``, owned.py): under none of this call's gates, per-process only
-        where the value is (an argument it is tied to)."""
-        new = [t for t in mod if summary is not None and t in summary.new_writes
-               and t not in inits]
-        self._write_new_tokens([t for t in new if t in tied], args, skip, derived)
-        self._write_new_tokens([t for t in new if t not in tied], args, skip, None)
+        (``new``: its summary's ``new_writes``, owned.py): under none of this call's
+        gates, per-process only where the value is (an argument it is tied to)."""
+        made = [t for t in mod if t in new and t not in inits]
+        self._write_new_tokens([t for t in made if t in tied], args, skip, derived)
+        self._write_new_tokens([t for t in made if t not in tied], args, skip, None)
 
     def _write_new_tokens(self, tokens: list[str], args: list[c_ast.Node],
                           skip: set[int] | frozenset[int], why: str | None) -> None:
