@@ -63,11 +63,11 @@ class Text:
     def _skip_literal(self, i: int) -> int:
         """Offset just past the string/char literal starting at ``i`` (past the end
         of the text when it is not closed)."""
-        quote, find = self.text[i], _literal_end(self.text[i]).search
-        while (m := find(self.text, i + 1)) is not None:
+        quote, find, at = self.text[i], _literal_end(self.text[i]).search, i + 1
+        while (m := find(self.text, at)) is not None:
             if m.group() == quote:
                 return m.end()
-            i = m.end() - 1
+            at = m.end()  # past an escape
         return len(self.text) + 1
 
     def scan(self, start: Pos, stop: str) -> Pos:

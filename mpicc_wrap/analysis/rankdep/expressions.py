@@ -546,10 +546,8 @@ class Expressions(CallbackCalls, Visitor):
             if not isinstance(name, str):
                 fresh = kind == NEW  # under the gates of its allocation: none (owned.py)
                 why = value if fresh else reason or self._outside(kind, name)
-                if why and mask is None:
-                    self.store.mark(name, why)
-                elif why and mask is not None:
-                    self.store.mark_bits(name, mask, why)
+                if why:
+                    self.store.mark(name, why, mask)
                 if isinstance(name, Deref) and isinstance(name.base, Local):
                     self._through(name.base)
                 if record and kind != "sloc":
@@ -575,12 +573,8 @@ class Expressions(CallbackCalls, Visitor):
             return
         reason = value or self._ctrl
         if why := reason or self._entry_ctrl:
-            if mask is None:
-                for loc in locs:
-                    self.store.mark(loc, why)
-            else:
-                for loc in locs:
-                    self.store.mark_bits(loc, mask, why)
+            for loc in locs:
+                self.store.mark(loc, why, mask)
         if self._func is not None and not self.store.readonly:
             self._record_writes(locs, (), value, reason, mask)
 

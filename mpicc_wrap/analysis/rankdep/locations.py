@@ -345,7 +345,12 @@ class Store:
             out |= self.pts.get(view, set())
         return out
 
-    def mark(self, loc: Loc, reason: str) -> None:
+    def mark(self, loc: Loc, reason: str, mask: int | None = None) -> None:
+        """``loc`` may differ between processes for ``reason``; with ``mask``, only
+        those bits of the integer there (``mark_bits``)."""
+        if mask is not None:
+            self.mark_bits(loc, mask, reason)
+            return
         if self.readonly:
             return
         if loc is ANY:  # a per-process value written anywhere: all memory differs
