@@ -57,19 +57,22 @@ way, to a fixed point over the TU:
 A run without failures is also one in which the program reports no error: an *error
 arm*, an arm that calls an error reporter (a function with ``error`` in its name:
 Scotch's ``SCOTCH_errorPrint``, hypre's ``hypre_error_w_msg``, PETSc's ``PetscError``)
-and then returns a non-zero constant or jumps (to the cleanup of an error path), or
-does nothing but set flags to non-zero constants (``{ errorPrint ("out of memory");
-cheklocval = 1; }``, an error a later reduction or test acts on), is a failure arm
-whatever its test.  Scotch's ``dgraphBuild3`` checks the labels it received
-from its neighbours and, on a duplicate, reports it and returns 1; without this the
-test differed between processes, ``dgraphBuild3`` "returned the rank", and every
-caller's ``if (dgraphBuild3(...) != 0) return 1;`` made all it wrote afterwards
-per-process, across files (the summaries of ``dgraphInduceList`` and its kin).  An
-assumption: a root that cannot open its input and says so through such a reporter
-before returning is not warned by default (``-Wmpi-error-divergence`` reports it);
-``fprintf(stderr, ...)`` is no reporter, nor is a function with ``warn`` in its name
-(Scotch's ``errorPrintW`` reports a warning, and the run goes on).  The flag form is
-Scotch's: ``dgraphBand2Coll`` is passed an array its caller allocated, and on
+and then returns a non-zero constant, returns nothing (from a function that returns
+nothing, whose only way to fail is the state its reporter sets: hypre's Euclid, whose
+``SET_V_ERROR`` is ``{ setError_dh(msg, ...); return; }`` and whose ``CHECK_V_ERROR``
+after each call is ``if (errFlag_dh) { setError_dh("", ...); return; }``) or jumps (to
+the cleanup of an error path), or does nothing but set flags to non-zero constants
+(``{ errorPrint ("out of memory"); cheklocval = 1; }``, an error a later reduction or
+test acts on), is a failure arm whatever its test.  Scotch's ``dgraphBuild3`` checks
+the labels it received from its neighbours and, on a duplicate, reports it and returns
+1; without this the test differed between processes, ``dgraphBuild3`` "returned the
+rank", and every caller's ``if (dgraphBuild3(...) != 0) return 1;`` made all it wrote
+afterwards per-process, across files (the summaries of ``dgraphInduceList`` and its
+kin).  An assumption: a root that cannot open its input and says so through such a
+reporter before returning is not warned by default (``-Wmpi-error-divergence`` reports
+it); ``fprintf(stderr, ...)`` is no reporter, nor is a function with ``warn`` in its
+name (Scotch's ``errorPrintW`` reports a warning, and the run goes on).  The flag form
+is Scotch's: ``dgraphBand2Coll`` is passed an array its caller allocated, and on
 ``(vnumgsttax == NULL) || (memAllocGroup (...) == NULL)`` reports and sets
 ``reduglbtab[0] = 1``, then returns 1 when it is set.
 
@@ -378,21 +381,31 @@ _WARNING = re.compile(r"warn|PrintW$", re.IGNORECASE)
 def _reports_error(arm: c_ast.Node | None) -> bool:
     """``arm`` reports an error and leaves with a failure: it calls an error reporter
     (a function with ``error`` in its name, not ``warn``) and ends in ``return`` of a
-    non-zero constant or in a ``goto``, or besides reporting only sets flags to
-    non-zero constants (module docstring: error arms)."""
-    if isinstance(arm, c_ast.Compound):
-        items = arm.block_items or []
-    else:
-        items = [arm] if arm is not None else []
+    non-zero constant or of nothing, or in a ``goto``, or besides reporting only sets
+    flags to non-zero constants (module docstring: error arms)."""
+    items = _statements(arm)
     if not items:
         return False
     last = items[-1]
     leaves = isinstance(last, c_ast.Goto) or (
-        isinstance(last, c_ast.Return) and last.expr is not None
-        and int_constant(_strip(last.expr)) not in (None, 0))
+        isinstance(last, c_ast.Return) and (
+            last.expr is None
+            or int_constant(_strip(last.expr)) not in (None, 0)))
     rest = items[:-1] if leaves else items
     reports = [s for s in rest if _is_report(s)]
     return bool(reports) and (leaves or all(s in reports or _sets_flag(s) for s in rest))
+
+
+def _statements(arm: c_ast.Node | None) -> list[c_ast.Node]:
+    """The statements of ``arm`` but empty ones, with a block that ends it opened in
+    place (Euclid's ``{ hypre_sprintf(msgBuf_dh, ...); SET_V_ERROR(msgBuf_dh); }``,
+    whose macro is a block of its own followed by ``;``)."""
+    items: list[c_ast.Node] = [] if arm is None else [arm]
+    while items and isinstance(items[-1], (c_ast.Compound, c_ast.EmptyStatement)):
+        last = items.pop()
+        if isinstance(last, c_ast.Compound):
+            items += last.block_items or []
+    return [s for s in items if not isinstance(s, c_ast.EmptyStatement)]
 
 
 def _is_report(s: c_ast.Node) -> bool:

@@ -88,6 +88,12 @@ THEN, ELSE = (True, False), (False, True)
     ("if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return 1; }", THEN),
     ("if (data[0] >= 0) rank++; else { SCOTCH_errorPrint(\"bad\"); return (-1); }", ELSE),
     ("if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); goto out; } out: return 0;", THEN),
+    # or returns from a function that returns nothing (hypre's Euclid: the reporter
+    # sets the flag its callers test), also as a block of its own followed by ';'
+    ("if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return; }", THEN),
+    ("if (data[0] < 0) { printf(\"at 3\"); { SCOTCH_errorPrint(\"bad\"); return; }; }",
+     THEN),
+    ("if (shared_rc) { SCOTCH_errorPrint(\"\"); return; } ;", THEN),
     # or that sets flags a later test or reduction acts on (Scotch's cheklocval = 1)
     ("int flag = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = 1; }"
      " if (flag) return 1;", THEN),
@@ -124,6 +130,9 @@ def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None)
     "if (data[0] < 0) { printf(\"bad\"); return 1; }",
     "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return 0; }",
     "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); rank++; }",
+    "if (data[0] < 0) { printf(\"bad\"); { return; }; }",
+    "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); { rank++; }; }",
+    "if (data[0] < 0) { SCOTCH_errorPrintW(\"odd\"); return; }",
     "int flag = 1; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = 0; }",
     "int flag = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = rank; }",
     # a warning is no error: the run goes on
