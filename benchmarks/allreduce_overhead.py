@@ -77,14 +77,18 @@ def build(workdir: Path) -> tuple[dict[str, Path], str]:
     src.write_text(PROGRAM)
     plain, twice, checked = workdir / "plain", workdir / "twice", workdir / "checked"
     exes = {"plain": plain, "twice": twice, "checked": checked}
+    obj = workdir / "bench.o"
     for cmd in ([tool("mpicc"), "-O2", str(src), "-o", str(plain)],
                 [tool("mpicc"), "-O2", "-DMW_TWICE", str(src), "-o", str(twice)],
-                [tool("mpicc-wrap"), "-O2", str(src), "-o", str(checked)]):
+                [tool("mpicc-wrap"), "-O2", "-c", str(src), "-o", str(obj)],
+                [tool("mpicc-wrap"), "-O2", str(obj), "-o", str(checked)]):
         res = run(cmd, timeout=300)
         if res.returncode != 0:
             sys.exit(f"build failed: {' '.join(cmd)}\n{res.output}")
-    symbols = subprocess.run(["nm", str(checked)], capture_output=True, text=True).stdout
-    if " T mpiccwrap_cc" in symbols:
+    # the program's own object calls the check (every executable mpicc-wrap links
+    # defines mpiccwrap_cc, instrumented or not)
+    symbols = subprocess.run(["nm", str(obj)], capture_output=True, text=True).stdout
+    if " U mpiccwrap_cc" in symbols:
         return exes, "mpicc-wrap (analysis flagged the allreduce)"
     args = library.link_args([tool("mpicc")], Options.from_env())
     include = str(Path(args[0]).parent)

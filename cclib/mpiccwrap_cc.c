@@ -441,6 +441,12 @@ static void mw_trace(MPI_Comm comm, const struct mpiccwrap_site *s, const long *
 int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI_Op op,
                  long count, MPI_Datatype type)
 {
+    return mpiccwrap_cc_at(comm, site, root, op, count, type, __builtin_return_address(0));
+}
+
+int mpiccwrap_cc_at(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI_Op op,
+                    long count, MPI_Datatype type, const void *where)
+{
     long mine[MW_NFIELDS], vec[2 * MW_NFIELDS], res[2 * MW_NFIELDS];
     int i, mismatch = 0;
     if (!site || !mw_active(comm))
@@ -459,7 +465,7 @@ int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI
         vec[2 * i] = mine[i];
         vec[2 * i + 1] = -mine[i];
     }
-    MPI_Allreduce(vec, res, 2 * MW_NFIELDS, MPI_LONG, MPI_MIN, comm);
+    mpiccwrap_hang_check_allreduce(vec, res, 2 * MW_NFIELDS, comm, site->name, where);
     for (i = 0; i < MW_NFIELDS; i++)
         mismatch |= res[2 * i] != -res[2 * i + 1];
     if (mpiccwrap_trace_on())
@@ -472,8 +478,8 @@ int mpiccwrap_cc(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI
 
 void mpiccwrap_cc_exit(MPI_Comm comm, const struct mpiccwrap_site *site)
 {
-    mpiccwrap_cc(comm, site, MPICCWRAP_NO_ROOT, MPI_OP_NULL, MPICCWRAP_NO_COUNT,
-                 MPI_DATATYPE_NULL);
+    mpiccwrap_cc_at(comm, site, MPICCWRAP_NO_ROOT, MPI_OP_NULL, MPICCWRAP_NO_COUNT,
+                    MPI_DATATYPE_NULL, __builtin_return_address(0));
 }
 
 MPI_Comm mpiccwrap_comm_world(void)

@@ -36,4 +36,9 @@ extern MPI_Comm mpiccwrap_comm_self(void);
 extern MPI_Comm mpiccwrap_comm_null(void);
 /* END mpiccwrap declarations */
 
+/* mpiccwrap_cc with the call site to name if the check blocks in a deadlock (the
+ * interception's checks pass the collective's call site). */
+int mpiccwrap_cc_at(MPI_Comm comm, const struct mpiccwrap_site *site, int root, MPI_Op op,
+                    long count, MPI_Datatype type, const void *where);
+
 #endif

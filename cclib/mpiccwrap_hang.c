@@ -23,11 +23,19 @@
  *    rewriting because the rewriting only touches TUs with findings, and a deadlock
  *    can sit in any TU or library.
  *
- *    Blocking collectives are only carried out as below with
- *    MPICC_WRAP_HANG_COLLECTIVES=1: MPI libraries implement the nonblocking forms with
- *    other, slower algorithms (MPICH: a one-double MPI_Iallreduce costs 3x an
- *    MPI_Allreduce at -n 2), which the default must not cost.  Without it a rank in a
- *    blocking collective never reports, so a hang that involves one gets no verdict.
+ *    Blocking collectives, and the allreduce of each check of the collective checker
+ *    (mpiccwrap_cc.c), are only carried out as below with
+ *    MPICC_WRAP_HANG_COLLECTIVES=1.  A rank blocked in a check is reported as the
+ *    collective it checks, at the check's call site in the program (not as an
+ *    MPI_Allreduce inside mpiccwrap_cc): hypre 2.26's hypre_CSRMatrixToParCSRMatrix
+ *    sets a code on rank 0 alone and branches on it, rank 0 scatters four times and
+ *    the others twice, two of rank 0's scatters pass as theirs (same kind and size),
+ *    and rank 0 then waits in the check of its next scatter while the others wait in
+ *    MPI_Recv for rank 0.  Why a switch: MPI libraries implement the nonblocking forms
+ *    with other, slower algorithms (MPICH: a one-double MPI_Iallreduce costs 3x an
+ *    MPI_Allreduce at -n 2; a check 1.49 instead of 0.77 us per call, -n 2), which
+ *    the default must not cost.  Without it a rank in a blocking collective or check
+ *    never reports, so a hang that involves one gets no verdict.
  *
  * 2. Detection.  A blocking call is carried out as its nonblocking form plus a test
  *    loop (MPI_Recv = MPI_Irecv + MPI_Test ...).  The loop reads the clock every 256
@@ -398,6 +406,21 @@ static void hw_copy_str(char *dst, const char *src, size_t n)
     dst[len] = '\0';
 }
 
+/* A call's name for the report: a check names the function it checks, which the
+ * rewriter spells "f()" for a function that runs collectives; the report adds the
+ * parentheses itself. */
+static void hw_copy_call(char *dst, const char *src, size_t n)
+{
+    size_t len = src ? strlen(src) : 0;
+    if (len >= 2 && src[len - 2] == '(' && src[len - 1] == ')')
+        len -= 2;
+    if (len > n - 1)
+        len = n - 1;
+    if (len)
+        memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
 /* Object index and offset of a call site, for addr2line on the reporting rank. */
 static void hw_site(struct mpiccwrap_wf_state *s, const void *site, int32_t *obj,
                     uint64_t *offset)
@@ -469,7 +492,7 @@ static int hw_add(struct mpiccwrap_wf_state *s, const struct hw_desc *d, int fla
     o->flags = flags | (d->persistent ? MPICCWRAP_WF_PERSISTENT : 0);
     o->tag = d->tag == MPI_ANY_TAG ? MPICCWRAP_WF_ANY : d->tag;
     o->bytes = d->bytes;
-    hw_copy_str(o->call, d->call, sizeof o->call);
+    hw_copy_call(o->call, d->call, sizeof o->call);
     hw_site(s, d->site, &o->obj, &o->offset);
     live = d->comm == MPI_COMM_WORLD || d->comm == MPI_COMM_SELF ||
            mpiccwrap_comm_live(d->comm);
@@ -518,7 +541,7 @@ static void hw_snapshot(struct mpiccwrap_wf_state *s, int round)
     s->epoch = cur.epoch;
     s->round = round;
     s->join = cur.join;
-    hw_copy_str(s->call, cur.call, sizeof s->call);
+    hw_copy_call(s->call, cur.call, sizeof s->call);
     hw_site(s, cur.site, &s->obj, &s->offset);
     for (i = 0; i < cur.nown; i++)
         if (!hw_add(s, &cur.own[i], MPICCWRAP_WF_WAITED))
@@ -1463,7 +1486,7 @@ static void hw_check(const char *name, const void *site, MPI_Comm comm, int root
     s.checks = checks;
     hw_check_site = site;
     mpiccwrap_hang_in_check++;
-    mpiccwrap_cc(comm, &s, root, op, count, type);
+    mpiccwrap_cc_at(comm, &s, root, op, count, type, site);
     mpiccwrap_hang_in_check--;
 }
 
@@ -1476,6 +1499,16 @@ static int hw_coll(int rc, MPI_Request *r, MPI_Comm comm, const char *call, cons
     hw_begin(call, site, MPICCWRAP_WF_AND);
     hw_own(&d);
     return hw_finish(1, r, MPI_STATUS_IGNORE);
+}
+
+int mpiccwrap_hang_check_allreduce(const long *vec, long *res, int n, MPI_Comm comm,
+                                   const char *checked, const void *where)
+{
+    MPI_Request r;
+    if (!hw_coll_on)
+        return PMPI_Allreduce(vec, res, n, MPI_LONG, MPI_MIN, comm);
+    return hw_coll(PMPI_Iallreduce(vec, res, n, MPI_LONG, MPI_MIN, comm, &r), &r, comm,
+                   checked, where);
 }
 
 enum { C_ROOT = MPICCWRAP_CHECK_ROOT, C_OP = MPICCWRAP_CHECK_OP, C_SIZE = MPICCWRAP_CHECK_SIZE };

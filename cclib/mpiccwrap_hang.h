@@ -27,6 +27,12 @@ void mpiccwrap_hang_comm_made(MPI_Comm parent, MPI_Comm child, int salt, int cou
  * collective on every rank, whoever compiled the caller). */
 int mpiccwrap_hang_checks_all(void);
 
+/* The MPI_Allreduce(MPI_MIN) of n longs of a check on comm, watched by the diagnosis
+ * (mpiccwrap_hang.c, "Checks"): a blocked check is reported as the collective it
+ * checks, `checked`, at `where` (a return address in the caller of the check). */
+int mpiccwrap_hang_check_allreduce(const long *vec, long *res, int n, MPI_Comm comm,
+                                   const char *checked, const void *where);
+
 /* The call site of the collective being checked by the interception, resolved now
  * (only on a mismatch, the job is about to abort): 0 when unknown. */
 int mpiccwrap_hang_where(char *file, size_t fsize, int *line, char *func, size_t nsize);
