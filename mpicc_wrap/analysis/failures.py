@@ -60,10 +60,13 @@ Scotch's ``SCOTCH_errorPrint``, hypre's ``hypre_error_w_msg``, PETSc's ``PetscEr
 and then returns a non-zero constant, returns nothing (from a function that returns
 nothing, whose only way to fail is the state its reporter sets: hypre's Euclid, whose
 ``SET_V_ERROR`` is ``{ setError_dh(msg, ...); return; }`` and whose ``CHECK_V_ERROR``
-after each call is ``if (errFlag_dh) { setError_dh("", ...); return; }``) or jumps (to
-the cleanup of an error path), or does nothing but set flags to non-zero constants
-(``{ errorPrint ("out of memory"); cheklocval = 1; }``, an error a later reduction or
-test acts on), is a failure arm whatever its test.  Scotch's ``dgraphBuild3`` checks
+after each call is ``if (errFlag_dh) { setError_dh("", ...); return; }``), returns a
+variable that is neither a parameter nor a local of the function (the error state the
+reporter keeps: hypre's ``{ hypre_error_w_msg(...); return hypre_error_flag; }``,
+whose flag is the global ``hypre__global_error``) or jumps (to the cleanup of an
+error path), or does nothing but set flags to non-zero constants (``{ errorPrint
+("out of memory"); cheklocval = 1; }``, an error a later reduction or test acts on),
+is a failure arm whatever its test.  Scotch's ``dgraphBuild3`` checks
 the labels it received from its neighbours and, on a duplicate, reports it and returns
 1; without this the test differed between processes, ``dgraphBuild3`` "returned the
 rank", and every caller's ``if (dgraphBuild3(...) != 0) return 1;`` made all it wrote
@@ -193,6 +196,7 @@ def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Write
     arm do not count, which can make more locals error codes, and more tests failure
     tests); add its tests to ``found``; return the last scan."""
     arms: dict[int, Arms] = {}
+    params = _parameters(d)
     while True:  # arms only grow (a test's pair only gains outcomes): this ends
         scan = _Writes(known, arms)
         scan.visit(d.body)
@@ -200,7 +204,8 @@ def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Write
         grown = dict(arms)
         for test, then, other in scan.tests:
             t, f = _arms(test, known, codes, fresh)
-            t, f = t or _reports_error(then), f or _reports_error(other)
+            t = t or _reports_error(then, scan.locals | params)
+            f = f or _reports_error(other, scan.locals | params)
             old = grown.get(id(test), _NOTHING)
             pair = (old[0] or (t and not _entered(then)), old[1] or (f and not _entered(other)))
             if pair != _NOTHING:
@@ -378,11 +383,19 @@ _REPORTER = re.compile(r"error", re.IGNORECASE)
 _WARNING = re.compile(r"warn|PrintW$", re.IGNORECASE)
 
 
-def _reports_error(arm: c_ast.Node | None) -> bool:
+def _parameters(d: c_ast.FuncDef) -> set[str]:
+    """The names of the function's parameters."""
+    args = getattr(d.decl.type, "args", None)
+    return {p.name for p in (args.params if args else []) if getattr(p, "name", None)}
+
+
+def _reports_error(arm: c_ast.Node | None, locals_: set[str] | frozenset[str] = frozenset()
+                   ) -> bool:
     """``arm`` reports an error and leaves with a failure: it calls an error reporter
     (a function with ``error`` in its name, not ``warn``) and ends in ``return`` of a
-    non-zero constant or of nothing, or in a ``goto``, or besides reporting only sets
-    flags to non-zero constants (module docstring: error arms)."""
+    non-zero constant, of nothing or of a variable not in ``locals_`` (the function's
+    parameters and locals), or in a ``goto``, or besides reporting only sets flags to
+    non-zero constants (module docstring: error arms)."""
     items = _statements(arm)
     if not items:
         return False
@@ -390,10 +403,17 @@ def _reports_error(arm: c_ast.Node | None) -> bool:
     leaves = isinstance(last, c_ast.Goto) or (
         isinstance(last, c_ast.Return) and (
             last.expr is None
-            or int_constant(_strip(last.expr)) not in (None, 0)))
+            or int_constant(_strip(last.expr)) not in (None, 0)
+            or _names_state(last.expr, locals_)))
     rest = items[:-1] if leaves else items
     reports = [s for s in rest if _is_report(s)]
     return bool(reports) and (leaves or all(s in reports or _sets_flag(s) for s in rest))
+
+
+def _names_state(e: c_ast.Node, locals_: set[str] | frozenset[str]) -> bool:
+    """``e`` is a variable that is not one of ``locals_``: state outside the function."""
+    bare = _strip(e)
+    return isinstance(bare, c_ast.ID) and bare.name not in locals_
 
 
 def _statements(arm: c_ast.Node | None) -> list[c_ast.Node]:

@@ -94,6 +94,9 @@ THEN, ELSE = (True, False), (False, True)
     ("if (data[0] < 0) { printf(\"at 3\"); { SCOTCH_errorPrint(\"bad\"); return; }; }",
      THEN),
     ("if (shared_rc) { SCOTCH_errorPrint(\"\"); return; } ;", THEN),
+    # or returns a global, the error state its reporter keeps (hypre's
+    # `hypre_error_w_msg(...); return hypre_error_flag;`)
+    ("if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return shared_rc; }", THEN),
     # or that sets flags a later test or reduction acts on (Scotch's cheklocval = 1)
     ("int flag = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = 1; }"
      " if (flag) return 1;", THEN),
@@ -133,6 +136,9 @@ def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None)
     "if (data[0] < 0) { printf(\"bad\"); { return; }; }",
     "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); { rank++; }; }",
     "if (data[0] < 0) { SCOTCH_errorPrintW(\"odd\"); return; }",
+    # a parameter or a local is no error state
+    "if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return rank; }",
+    "int n = rank; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return n; }",
     "int flag = 1; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = 0; }",
     "int flag = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = rank; }",
     # a warning is no error: the run goes on
