@@ -10,7 +10,11 @@ for which this holds; the solver then treats the argument like an MPI shared out
 
 Rule (conservative): parameter ``p`` is a shared output when
 
-* ``p`` itself (casts aside) is a shared-output argument of an MPI call in the body;
+* ``p`` itself (casts aside) is a shared-output argument of an MPI call in the body,
+  or every use of ``p`` is ``*p = x`` (casts aside) with ``x`` a plain local that is
+  itself only the shared output of MPI calls (``&x``) and the source of such copies
+  (hypre's ``hypre_MPI_Comm_size``: ``MPI_Comm_size(comm, &mpi_size); *size =
+  (HYPRE_Int) mpi_size;``, a copy that converts the type);
 * ``p`` occurs nowhere else in the body (nothing else writes through it or lets it
   escape); and
 * no condition of the function may differ between processes, so every rank that
@@ -39,6 +43,7 @@ class _Scan(Visitor):
         self.uses: dict[str, int] = {}
         self.shared: dict[str, int] = {}
         self.addressed: dict[str, int] = {}  # ``&x`` as a shared-output argument
+        self.copies: list[tuple[str, str]] = []  # ``*p = x``: (p, x)
         self.locals: dict[str, bool] = {}  # plain local variables: initialized?
         self.conditions: list[c_ast.Node] = []
         self.returns: list[c_ast.Node | None] = []
@@ -56,6 +61,26 @@ class _Scan(Visitor):
 
     def visit_ID(self, node: c_ast.ID) -> None:
         self.uses[node.name] = self.uses.get(node.name, 0) + 1
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        target, value = node.lvalue, uncast(node.rvalue)
+        if node.op == "=" and isinstance(target, c_ast.UnaryOp) and target.op == "*" \
+                and isinstance(pointer := uncast(target.expr), c_ast.ID) \
+                and isinstance(value, c_ast.ID):
+            self.copies.append((pointer.name, value.name))
+        self.generic_visit(node)
+
+    def copied_output(self, p: str) -> bool:
+        """Every use of ``p`` is ``*p = x`` with ``x`` a plain local that only the
+        shared outputs of MPI calls write and that nothing else reads (module
+        docstring)."""
+        sources = [x for q, x in self.copies if q == p]
+        if not sources or len(sources) != self.uses.get(p, 0):
+            return False
+        return all(self.locals.get(x, False) and self.addressed.get(x, 0) > 0
+                   and self.uses.get(x, 0) == self.addressed[x] + sum(
+                       1 for _, y in self.copies if y == x)
+                   for x in set(sources))
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
@@ -109,7 +134,8 @@ def wrapper_facts(func: c_ast.FuncDef, params: list[str],
     scan = _Scan()
     scan.visit(func.body)
     found = [i for i, p in enumerate(params)
-             if p and scan.shared.get(p) and scan.shared[p] == scan.uses.get(p, 0)]
+             if p and (scan.shared.get(p) and scan.shared[p] == scan.uses.get(p, 0)
+                       or scan.copied_output(p))]
     codes = bool(scan.returns) and all(
         e is None or _code(e) or scan.collective_result(e) for e in scan.returns)
     if (found or codes) and any(multi_valued(c) for c in scan.conditions):

@@ -37,6 +37,34 @@ def test_no_shared_output_when_the_rule_fails(change: tuple[str, str]) -> None:
     assert summary(source).shared_outputs == []
 
 
+COPY = HEAD + """
+int comm_size(MPI_Comm comm, long *size) {
+    int mpi_size;
+    int ierr;
+    ierr = MPI_Comm_size(comm, &mpi_size);
+    *size = (long) mpi_size;
+    return ierr;
+}"""
+
+
+def test_a_copy_of_a_local_shared_output_is_a_shared_output() -> None:
+    """hypre's hypre_MPI_Comm_size copies MPI_Comm_size's int into a HYPRE_Int."""
+    assert summary(COPY, "comm_size").shared_outputs == [1]
+
+
+@pytest.mark.parametrize("change", [
+    ("*size = (long) mpi_size;", "*size = (long) mpi_size; mpi_size++;"),  # used again
+    ("*size = (long) mpi_size;", "*size = (long) mpi_size + 1;"),  # not a plain copy
+    ("*size = (long) mpi_size;", "*size = (long) mpi_size; size[1] = 0;"),  # p used again
+    ("int mpi_size;", "int mpi_size = ierr_of(comm);"),  # a local set by something else
+    ("ierr = MPI_Comm_size(comm, &mpi_size);",  # the rank, not a shared output
+     "ierr = MPI_Comm_rank(comm, &mpi_size);"),
+])
+def test_no_shared_output_when_the_copy_rule_fails(change: tuple[str, str]) -> None:
+    source = COPY.replace("int comm_size", "int ierr_of(MPI_Comm);\nint comm_size")
+    assert summary(source.replace(*change), "comm_size").shared_outputs == []
+
+
 def test_a_return_of_a_parameter_is_not_uniform() -> None:
     source = WRAPPER.replace("return 0;", "return n;")
     assert not summary(source).uniform_return
