@@ -201,11 +201,12 @@ def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Write
         scan = _Writes(known, arms)
         scan.visit(d.body)
         codes, fresh = scan.zeros(), scan.fresh()
+        names = scan.locals | params  # what an error arm's returned variable is not
         grown = dict(arms)
         for test, then, other in scan.tests:
             t, f = _arms(test, known, codes, fresh)
-            t = t or _reports_error(then, scan.locals | params)
-            f = f or _reports_error(other, scan.locals | params)
+            t = t or _reports_error(then, names)
+            f = f or _reports_error(other, names)
             old = grown.get(id(test), _NOTHING)
             pair = (old[0] or (t and not _entered(then)), old[1] or (f and not _entered(other)))
             if pair != _NOTHING:
