@@ -396,14 +396,19 @@ static int hw_world_rank(MPI_Comm comm, int rank)
     return out == MPI_UNDEFINED ? MPICCWRAP_WF_NOBODY : out;
 }
 
-static void hw_copy_str(char *dst, const char *src, size_t n)
+/* The first len characters of src into dst (n bytes), cut to fit and terminated. */
+static void hw_copy_len(char *dst, const char *src, size_t len, size_t n)
 {
-    size_t len = src ? strlen(src) : 0;
     if (len > n - 1)
         len = n - 1;
     if (len)
         memcpy(dst, src, len);
     dst[len] = '\0';
+}
+
+static void hw_copy_str(char *dst, const char *src, size_t n)
+{
+    hw_copy_len(dst, src, src ? strlen(src) : 0, n);
 }
 
 /* A call's name for the report: a check names the function it checks, which the
@@ -414,11 +419,7 @@ static void hw_copy_call(char *dst, const char *src, size_t n)
     size_t len = src ? strlen(src) : 0;
     if (len >= 2 && src[len - 2] == '(' && src[len - 1] == ')')
         len -= 2;
-    if (len > n - 1)
-        len = n - 1;
-    if (len)
-        memcpy(dst, src, len);
-    dst[len] = '\0';
+    hw_copy_len(dst, src, len, n);
 }
 
 /* Object index and offset of a call site, for addr2line on the reporting rank. */

@@ -94,7 +94,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_constant
 from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
-from mpicc_wrap.frontend.prototypes import is_function_type
+from mpicc_wrap.frontend.prototypes import is_function_type, param_names
 from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["ALLOCATORS", "NO_ERROR_CODE", "Arms", "Facts", "analyse", "declared_allocators",
@@ -196,7 +196,7 @@ def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Write
     arm do not count, which can make more locals error codes, and more tests failure
     tests); add its tests to ``found``; return the last scan."""
     arms: dict[int, Arms] = {}
-    params = _parameters(d)
+    params = set(param_names(d.decl))
     while True:  # arms only grow (a test's pair only gains outcomes): this ends
         scan = _Writes(known, arms)
         scan.visit(d.body)
@@ -384,14 +384,7 @@ _REPORTER = re.compile(r"error", re.IGNORECASE)
 _WARNING = re.compile(r"warn|PrintW$", re.IGNORECASE)
 
 
-def _parameters(d: c_ast.FuncDef) -> set[str]:
-    """The names of the function's parameters."""
-    args = getattr(d.decl.type, "args", None)
-    return {p.name for p in (args.params if args else []) if getattr(p, "name", None)}
-
-
-def _reports_error(arm: c_ast.Node | None, locals_: set[str] | frozenset[str] = frozenset()
-                   ) -> bool:
+def _reports_error(arm: c_ast.Node | None, locals_: set[str]) -> bool:
     """``arm`` reports an error and leaves with a failure: it calls an error reporter
     (a function with ``error`` in its name, not ``warn``) and ends in ``return`` of a
     non-zero constant, of nothing or of a variable not in ``locals_`` (the function's
@@ -411,7 +404,7 @@ def _reports_error(arm: c_ast.Node | None, locals_: set[str] | frozenset[str] = 
     return bool(reports) and (leaves or all(s in reports or _sets_flag(s) for s in rest))
 
 
-def _names_state(e: c_ast.Node, locals_: set[str] | frozenset[str]) -> bool:
+def _names_state(e: c_ast.Node, locals_: set[str]) -> bool:
     """``e`` is a variable that is not one of ``locals_``: state outside the function."""
     bare = _strip(e)
     return isinstance(bare, c_ast.ID) and bare.name not in locals_

@@ -77,10 +77,14 @@ class _Scan(Visitor):
         sources = [x for q, x in self.copies if q == p]
         if not sources or len(sources) != self.uses.get(p, 0):
             return False
-        return all(self.locals.get(x, False) and self.addressed.get(x, 0) > 0
-                   and self.uses.get(x, 0) == self.addressed[x] + sum(
-                       1 for _, y in self.copies if y == x)
+        return all(self._collective_local(x, sum(1 for _, y in self.copies if y == x))
                    for x in set(sources))
+
+    def _collective_local(self, x: str, reads: int) -> bool:
+        """``x`` is a plain local that only collectives write (``&x`` as their shared
+        output) and that is read ``reads`` times besides."""
+        return self.locals.get(x, False) and self.addressed.get(x, 0) > 0 \
+            and self.uses.get(x, 0) == self.addressed[x] + reads
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
@@ -100,12 +104,11 @@ class _Scan(Visitor):
         their shared output) and nothing else reads but ``return x`` (p4est's
         ``p4est_comm_sync_flag``: ``MPI_Allreduce(&l, &g, ...); return (int) g;``)."""
         e = uncast(e)
-        if not isinstance(e, c_ast.ID) or not self.locals.get(e.name, False):
+        if not isinstance(e, c_ast.ID):
             return False
         returned = sum(1 for r in self.returns if r is not None
                        and isinstance(u := uncast(r), c_ast.ID) and u.name == e.name)
-        return self.addressed.get(e.name, 0) > 0 \
-            and self.uses.get(e.name, 0) == self.addressed[e.name] + returned
+        return self._collective_local(e.name, returned)
 
     def generic_visit(self, node: c_ast.Node) -> None:
         if isinstance(node, _CONDITIONAL) and node.cond is not None:

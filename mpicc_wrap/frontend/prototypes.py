@@ -30,13 +30,24 @@ from pycparser import c_ast
 
 from mpicc_wrap.frontend.scalars import is_arithmetic
 
-__all__ = ["const_pointer_params", "is_function_type"]
+__all__ = ["const_pointer_params", "is_function_type", "param_names"]
 
 
 def is_function_type(t: c_ast.Node | None) -> bool:
     """``t`` declares a function (pycparserext's GNU C parser makes ``FuncDeclExt``,
     which is no ``FuncDecl``)."""
     return type(t).__name__ in ("FuncDecl", "FuncDeclExt")
+
+
+def param_names(decl: c_ast.Decl) -> list[str]:
+    """The names of a function declaration's parameters, in order ("" for an unnamed
+    one)."""
+    args = getattr(decl.type, "args", None)
+    names: list[str] = []
+    for p in getattr(args, "params", None) or []:
+        name = getattr(p, "name", None)
+        names.append(name if isinstance(name, str) else "")
+    return names
 
 
 def _const_pointee(t: c_ast.Node) -> bool:

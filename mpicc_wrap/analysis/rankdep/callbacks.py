@@ -73,8 +73,9 @@ from collections.abc import Callable, Iterable
 from pycparser import c_ast
 
 from mpicc_wrap.analysis.literals import int_expression, outcomes
-from mpicc_wrap.analysis.rankdep.locations import param_names, uncast
+from mpicc_wrap.analysis.rankdep.locations import uncast
 from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
+from mpicc_wrap.frontend.prototypes import param_names
 
 __all__ = ["bound_callbacks", "candidates", "named"]
 

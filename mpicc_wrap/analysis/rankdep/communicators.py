@@ -57,10 +57,10 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Local,
     callee,
     deref,
-    param_names,
 )
 from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 from mpicc_wrap.frontend import handles, positions
+from mpicc_wrap.frontend.prototypes import param_names
 from mpicc_wrap.model import FunctionSummary
 
 __all__ = ["comm_location", "handle_location", "is_comm_null", "joins_another", "member_facts",

@@ -23,7 +23,7 @@ from mpicc_wrap.analysis import catalogue, graphs
 from mpicc_wrap.analysis.rankdep import datatypes, layouts
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend.positions import coord_pos
-from mpicc_wrap.frontend.prototypes import is_function_type
+from mpicc_wrap.frontend.prototypes import is_function_type, param_names
 from mpicc_wrap.frontend.scalars import is_arithmetic
 from mpicc_wrap.model import Pos
 
@@ -486,15 +486,6 @@ def enumerators(ext: list[c_ast.Node]) -> set[str]:
 
 def callee(call: c_ast.FuncCall) -> str | None:
     return call.name.name if isinstance(call.name, c_ast.ID) else None
-
-
-def param_names(decl: c_ast.Decl) -> list[str]:
-    args = getattr(decl.type, "args", None)
-    names: list[str] = []
-    for p in getattr(args, "params", None) or []:
-        name = getattr(p, "name", None)
-        names.append(name if isinstance(name, str) else "")
-    return names
 
 
 Position = tuple[str, Pos]  # file, line and column
