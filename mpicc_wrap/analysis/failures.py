@@ -64,20 +64,32 @@ after each call is ``if (errFlag_dh) { setError_dh("", ...); return; }``), retur
 variable that is neither a parameter nor a local of the function (the error state the
 reporter keeps: hypre's ``{ hypre_error_w_msg(...); return hypre_error_flag; }``,
 whose flag is the global ``hypre__global_error``) or jumps (to the cleanup of an
-error path), or does nothing but set flags to non-zero constants (``{ errorPrint
-("out of memory"); cheklocval = 1; }``, an error a later reduction or test acts on),
-is a failure arm whatever its test.  Scotch's ``dgraphBuild3`` checks
-the labels it received from its neighbours and, on a duplicate, reports it and returns
-1; without this the test differed between processes, ``dgraphBuild3`` "returned the
-rank", and every caller's ``if (dgraphBuild3(...) != 0) return 1;`` made all it wrote
-afterwards per-process, across files (the summaries of ``dgraphInduceList`` and its
-kin).  An assumption: a root that cannot open its input and says so through such a
-reporter before returning is not warned by default (``-Wmpi-error-divergence`` reports
-it); ``fprintf(stderr, ...)`` is no reporter, nor is a function with ``warn`` in its
-name (Scotch's ``errorPrintW`` reports a warning, and the run goes on).  The flag form
-is Scotch's: ``dgraphBand2Coll`` is passed an array its caller allocated, and on
-``(vnumgsttax == NULL) || (memAllocGroup (...) == NULL)`` reports and sets
-``reduglbtab[0] = 1``, then returns 1 when it is set.
+error path: hdf5's ``HGOTO_ERROR``), or does nothing but set flags to non-zero
+constants (``{ errorPrint ("out of memory"); cheklocval = 1; }``, an error a later
+reduction or test acts on), is a failure arm whatever its test. Scotch's
+``dgraphBuild3`` checks the labels it received from its neighbours and, on a
+duplicate, reports it and returns 1; without this the test differed between processes,
+``dgraphBuild3`` "returned the rank", and every caller's ``if (dgraphBuild3(...) != 0)
+return 1;`` made all it wrote afterwards per-process, across files (the summaries of
+``dgraphInduceList`` and its kin). An assumption: a root that cannot open its input
+and says so through such a reporter before returning is not warned by default
+(``-Wmpi-error-divergence`` reports it); ``fprintf(stderr, ...)`` is no reporter, nor
+is a function with ``warn`` in its name (Scotch's ``errorPrintW`` reports a warning,
+and the run goes on). The flag form is Scotch's: ``dgraphBand2Coll`` is passed an
+array its caller allocated, and on ``(vnumgsttax == NULL) || (memAllocGroup (...) ==
+NULL)`` reports and sets ``reduglbtab[0] = 1``, then returns 1 when it is set.
+
+A call passed its own source location reports too, whatever its name: a string equal
+to its file and an integer equal to the line it is written on (the ``__FILE__,
+__LINE__`` of an error macro). hdf5's ``HGOTO_ERROR(maj, min, FAIL, msg)`` is ``{
+H5E_printf_stack(NULL, "H5Dmpio.c", __func__, 1364, ...); err_occurred = TRUE;
+err_occurred = err_occurred; ret_value = FAIL; goto done; }`` (``x = x`` changes
+nothing and may stand among the flags). So is an arm that stores a message saying
+something failed (or any message, in a variable whose name says so: ``failure_mssg``,
+``errmsg``), then leaves or besides only sets flags to constants, zero too, an error
+arm: hdf5's tests keep ``pass = TRUE`` and on each failed step run ``{ pass = FALSE;
+failure_mssg = "H5Fcreate() failed."; }``, and test ``if (pass)`` before the next
+step.
 
 An arm that holds a label (``if (rc) { fail: cleanup(); return rc; }``, the target of
 a ``goto fail`` elsewhere) or a ``case`` is reached without its test, so it is walked
@@ -87,7 +99,7 @@ and kept in the CFG like any other arm.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from pycparser import c_ast
@@ -139,9 +151,12 @@ def failure_tests(ast: c_ast.FileAST,
 
 
 def analyse(ast: c_ast.FileAST,
-            external: Mapping[str, FunctionSummary] | None = None) -> Facts:
+            external: Mapping[str, FunctionSummary] | None = None,
+            linemap: Sequence[tuple[str, int]] = ()) -> Facts:
     """The TU's failure facts; ``external``: other TUs' summaries (their status and
-    allocating functions).  Functions join the two sets until neither grows (each
+    allocating functions); ``linemap``: the user's (file, line) of each preprocessed
+    line (``ParsedTU.linemap``; empty: no call is taken as passing its location).
+    Functions join the two sets until neither grows (each
     round adds a function or stops: at most as many rounds as functions)."""
     defs = [d for d in ast.ext if isinstance(d, c_ast.FuncDef)]
     defined = frozenset(d.decl.name for d in defs)
@@ -150,7 +165,7 @@ def analyse(ast: c_ast.FileAST,
     fresh = {n for n, s in ext.items() if s.fresh_result} | {
         n for n in declared_allocators(ast) if n not in defined and n not in ext}
     while True:
-        known = _Known(defined, frozenset(status), frozenset(fresh))
+        known = _Known(defined, frozenset(status), frozenset(fresh), linemap)
         found: dict[int, Arms] = {}
         grew = False
         for d in defs:
@@ -189,6 +204,7 @@ class _Known(NamedTuple):
     defined: frozenset[str]  # the TU's functions (an MPI_ name defined here is not MPI)
     status: frozenset[str]  # status functions, of this TU or others
     fresh: frozenset[str]  # allocating functions, of this TU or others
+    linemap: Sequence[tuple[str, int]]  # preprocessed line - 1 -> the user's (file, line)
 
 
 def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Writes:
@@ -205,8 +221,8 @@ def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Write
         grown = dict(arms)
         for test, then, other in scan.tests:
             t, f = _arms(test, known, codes, fresh)
-            t = t or _reports_error(then, names)
-            f = f or _reports_error(other, names)
+            t = t or _reports_error(then, names, known.linemap)
+            f = f or _reports_error(other, names, known.linemap)
             old = grown.get(id(test), _NOTHING)
             pair = (old[0] or (t and not _entered(then)), old[1] or (f and not _entered(other)))
             if pair != _NOTHING:
@@ -379,14 +395,17 @@ class _Writes(Visitor):
 
 
 # A function that reports an error: Scotch's ``SCOTCH_errorPrint``, hypre's
-# ``hypre_error_w_msg``, PETSc's ``PetscError`` (hdf5's ``H5E_printf_stack`` is not).
+# ``hypre_error_w_msg``, PETSc's ``PetscError`` (hdf5's ``H5E_printf_stack`` is one
+# by the location it is passed: ``_passes_location``).
 _REPORTER = re.compile(r"error", re.IGNORECASE)
 _WARNING = re.compile(r"warn|PrintW$", re.IGNORECASE)
 
 
-def _reports_error(arm: c_ast.Node | None, locals_: set[str]) -> bool:
+def _reports_error(arm: c_ast.Node | None, locals_: set[str],
+                   linemap: Sequence[tuple[str, int]]) -> bool:
     """``arm`` reports an error and leaves with a failure: it calls an error reporter
-    (a function with ``error`` in its name, not ``warn``) and ends in ``return`` of a
+    (a function with ``error`` in its name, or one passed its own source location;
+    not ``warn``) and ends in ``return`` of a
     non-zero constant, of nothing or of a variable not in ``locals_`` (the function's
     parameters and locals), or in a ``goto``, or besides reporting only sets flags to
     non-zero constants (module docstring: error arms)."""
@@ -400,8 +419,12 @@ def _reports_error(arm: c_ast.Node | None, locals_: set[str]) -> bool:
             or int_constant(_strip(last.expr)) not in (None, 0)
             or _names_state(last.expr, locals_)))
     rest = items[:-1] if leaves else items
-    reports = [s for s in rest if _is_report(s)]
-    return bool(reports) and (leaves or all(s in reports or _sets_flag(s) for s in rest))
+    reports = [s for s in rest if _is_report(s, linemap)]
+    if reports and (leaves or all(s in reports or _sets_flag(s) for s in rest)):
+        return True
+    messages = [s for s in rest if _states_failure(s)]
+    return bool(messages) and (leaves or all(
+        s in messages or _sets_flag(s, zero=True) for s in rest))
 
 
 def _names_state(e: c_ast.Node, locals_: set[str]) -> bool:
@@ -422,16 +445,54 @@ def _statements(arm: c_ast.Node | None) -> list[c_ast.Node]:
     return [s for s in items if not isinstance(s, c_ast.EmptyStatement)]
 
 
-def _is_report(s: c_ast.Node) -> bool:
-    name = _name(s) if isinstance(s, c_ast.FuncCall) else ""
-    return bool(_REPORTER.search(name)) and not _WARNING.search(name)
+def _is_report(s: c_ast.Node, linemap: Sequence[tuple[str, int]]) -> bool:
+    if not isinstance(s, c_ast.FuncCall) or _WARNING.search(_name(s)):
+        return False
+    return bool(_REPORTER.search(_name(s))) or _passes_location(s, linemap)
 
 
-def _sets_flag(s: c_ast.Node) -> bool:
-    """``x = K`` or ``a[i] = K`` with ``K`` a non-zero integer constant."""
-    return (isinstance(s, c_ast.Assignment) and s.op == "="
-            and isinstance(s.lvalue, (c_ast.ID, c_ast.ArrayRef))
-            and int_constant(_strip(s.rvalue)) not in (None, 0))
+def _passes_location(call: c_ast.FuncCall, linemap: Sequence[tuple[str, int]]) -> bool:
+    """``call`` is passed the file and the line it is written on: a string equal to
+    its file and an integer equal to its line (``__FILE__, __LINE__``)."""
+    line = getattr(call.coord, "line", 0)
+    if not call.args or not 1 <= line <= len(linemap):
+        return False
+    file, user_line = linemap[line - 1]
+    consts = [a for a in call.args.exprs if isinstance(a, c_ast.Constant)]
+    return (any(a.type == "string" and a.value[1:-1] == file for a in consts)
+            and any(int_constant(a) == user_line for a in consts if a.type == "int"))
+
+
+def _sets_flag(s: c_ast.Node, zero: bool = False) -> bool:
+    """``x = K`` or ``a[i] = K`` with ``K`` a non-zero integer constant (or any, with
+    ``zero``), or ``x = x`` (hdf5's error macros follow ``err_occurred = TRUE;`` with
+    ``err_occurred = err_occurred;``, to quiet a compiler's unused-variable
+    warning)."""
+    if not isinstance(s, c_ast.Assignment) or s.op != "=":
+        return False
+    value = _strip(s.rvalue)
+    if isinstance(s.lvalue, c_ast.ID) and isinstance(value, c_ast.ID):
+        return value.name == s.lvalue.name
+    return (isinstance(s.lvalue, (c_ast.ID, c_ast.ArrayRef))
+            and int_constant(value) not in ((None,) if zero else (None, 0)))
+
+
+# A message that says something failed (hdf5's tests: failure_mssg = "H5Fcreate()
+# failed.\n"): "fail", "failed", "failure" or "error" as a word; or any message
+# stored in a variable so named (failure_mssg = "unexpectedly large file size.").
+_FAILURE_MESSAGE = re.compile(r"\bfail(ed|ure)?\b|\berror\b", re.IGNORECASE)
+_FAILURE_NAME = re.compile(r"fail|err", re.IGNORECASE)
+
+
+def _states_failure(s: c_ast.Node) -> bool:
+    """``s`` stores a string that says something failed, or stores a string in a
+    variable whose name says so: ``msg = "... failed."``, ``failure_mssg = "..."``."""
+    if not isinstance(s, c_ast.Assignment) or s.op != "=":
+        return False
+    value, target = _strip(s.rvalue), _strip(s.lvalue)
+    return (isinstance(value, c_ast.Constant) and value.type == "string"
+            and (bool(_FAILURE_MESSAGE.search(value.value))
+                 or isinstance(target, c_ast.ID) and bool(_FAILURE_NAME.search(target.name))))
 
 
 def _arms(e: c_ast.Node, known: _Known, codes: frozenset[str],

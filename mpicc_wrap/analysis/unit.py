@@ -107,7 +107,7 @@ def analyse(tu: ParsedTU, external: dict[str, FunctionSummary],
         called = seeds.call_names(tu.ast)
         consulted = called - set(callgraph.functions(tu.ast))
         external = {n: s for n, s in external.items() if n in consulted}
-        facts = failures.analyse(tu.ast, external)  # one scan: the oracle and the CFGs
+        facts = failures.analyse(tu.ast, external, tu.linemap)  # one scan: the oracle and the CFGs
         failing = facts.tests
         oracle = oracle or _oracle(tu, external, called, failing, strict_aliasing)
         result = _collect(tu, external, oracle, True, everything, failing,

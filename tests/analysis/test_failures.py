@@ -27,7 +27,7 @@ void *malloc(size_t); void *calloc(size_t, size_t); void *realloc(void *, size_t
 void fill(int *); long __builtin_expect(long, long);
 void SCOTCH_errorPrint(const char *, ...); int printf(const char *, ...);
 void SCOTCH_errorPrintW(const char *, ...);
-int shared_rc;
+int shared_rc; const char *failure_mssg, *note;
 """
 
 
@@ -102,6 +102,14 @@ THEN, ELSE = (True, False), (False, True)
      " if (flag) return 1;", THEN),
     ("int flags[2]; if (!data) { SCOTCH_errorPrint(\"no memory\"); flags[0] = 1; }",
      THEN),
+    # hdf5's HDONE_ERROR: `err_occurred = err_occurred;` quiets a compiler warning
+    ("int e = 0, r = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); e = 1; e = e;"
+     " r = -1; }", THEN),
+    # or stores a message that says something failed, or any in a variable so named,
+    # and sets flags to constants, zero too (hdf5's tests: `pass = FALSE;`)
+    ("int pass = 1; if (data[0] < 0) { pass = 0; note = \"read failed\"; }", THEN),
+    ("int pass = 1; if (data[0] < 0) { pass = 0; failure_mssg = \"too large\"; }", THEN),
+    ("if (data[0] < 0) { note = \"error in the header\"; return -1; }", THEN),
     # a switch inside the failure arm has its own cases
     ("int rc = MPI_Barrier(comm); if (rc != 0) { switch (rc) { case 1: return 1; } }",
      THEN),
@@ -141,15 +149,53 @@ def test_failure_tests_are_recognised(body: str, arms: tuple[bool, bool] | None)
     "int n = rank; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); return n; }",
     "int flag = 1; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = 0; }",
     "int flag = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); flag = rank; }",
+    "int e = 0; if (data[0] < 0) { SCOTCH_errorPrint(\"bad\"); e = rank; e = e; }",
     # a warning is no error: the run goes on
     "int flag = 0; if (data[0] < 0) { SCOTCH_errorPrintW(\"odd\"); flag = 1; }",
     "if (data[0] < 0) return 1;",
+    # a message that says nothing failed, or an arm that goes on after one
+    "int pass = 1; if (data[0] < 0) { pass = 0; note = \"too large\"; }",
+    "if (data[0] < 0) { note = \"read failed\"; rank++; }",
+    "int pass = 1; if (data[0] < 0) { pass = rank; failure_mssg = \"bad\"; }",
     # an arm a goto or a case of an outer switch enters without the test
     "int rc = MPI_Barrier(comm); if (rank) goto fail; if (rc != 0) { fail: return 1; }",
     "int rc = MPI_Barrier(comm); switch (rank) { case 0: if (rc != 0) { case 1: rank++; } }",
 ])
 def test_other_tests_are_not_failure_tests(body: str) -> None:
     assert _arms(body)[-1] is None
+
+
+def _located(arm: str, file: str = "t.c", shift: int = 0) -> tuple[bool, bool] | None:
+    """The arms of ``if (data[0] < 0) ARM`` where ``@LINE`` in ``arm`` is the line it is
+    written on (plus ``shift``), in a TU whose preprocessed lines all map to ``t.c``."""
+    source = PRELUDE + "int push(void *, const char *, const char *, int, ...);\n"
+    line = source.count("\n") + 2
+    source += ("int f(int rank, int *data, MPI_Comm comm) { int ret;\n"
+               + "if (data[0] < 0) " + arm.replace("@LINE", str(line + shift))
+               + "\n return 0; }")
+    ast = GnuCParser().parse(source)
+    linemap = [("t.c", n) for n in range(1, source.count("\n") + 2)]
+    tests = failures.analyse(ast, None, linemap).tests
+    cond = next(s for s in ast.ext[-1].body.block_items if isinstance(s, c_ast.If)).cond
+    return tests.get(id(cond))
+
+
+HGOTO_ERROR = '{ push(0, "{file}", __func__, @LINE, "bad"); ret = -1; goto done; } done:'
+
+
+@pytest.mark.parametrize("arm,file,shift,arms", [
+    # hdf5's HGOTO_ERROR: a call passed its own __FILE__ and __LINE__, then a jump
+    (HGOTO_ERROR, "t.c", 0, THEN),
+    ('{ push(0, "t.c", "f", @LINE); return 1; }', "t.c", 0, THEN),
+    # another file's name, or another line: not its own location
+    (HGOTO_ERROR, "u.c", 0, None),
+    (HGOTO_ERROR, "t.c", 1, None),
+    # a located call that goes on is no error arm
+    ('{ push(0, "t.c", "f", @LINE); rank++; }', "t.c", 0, None),
+])
+def test_a_call_passed_its_own_location_reports(arm: str, file: str, shift: int,
+                                                 arms: tuple[bool, bool] | None) -> None:
+    assert _located(arm.replace("{file}", file), shift=shift) == arms
 
 
 def _reasons(success: bool) -> dict[str, str | None]:
