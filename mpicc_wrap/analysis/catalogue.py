@@ -467,6 +467,26 @@ def reads_only(name: str) -> bool:
     return name in READ_ONLY_FUNCTIONS
 
 
+# External functions that write only the arguments at these positions: the formatted
+# output functions write their destination, never the values they format (the
+# variadic ``...`` has no prototype that says const, so an unknown callee would be
+# taken to write ``base_name`` in hdf5's ``snprintf(fullname, size, "%s/%s", prefix,
+# base_name)``).  An assumption: no format holds ``%n``, which writes an ``int *``.
+WRITES_ONLY_ARGS: dict[str, frozenset[int]] = {
+    "sprintf": frozenset({0}), "snprintf": frozenset({0}), "vsprintf": frozenset({0}),
+    "vsnprintf": frozenset({0}), "asprintf": frozenset({0}), "vasprintf": frozenset({0}),
+    "__builtin___sprintf_chk": frozenset({0}), "__builtin___snprintf_chk": frozenset({0}),
+    "__sprintf_chk": frozenset({0}), "__snprintf_chk": frozenset({0}),
+    "__vsprintf_chk": frozenset({0}), "__vsnprintf_chk": frozenset({0}),
+}
+
+
+def written_args(name: str) -> frozenset[int] | None:
+    """The argument positions a call of the external function ``name`` may write
+    through (None: any not declared pointer-to-const)."""
+    return WRITES_ONLY_ARGS.get(name)
+
+
 def lookup(name: str) -> MPIFunc | None:
     """The catalogue entry for ``name`` (also for its PMPI_ twin), or None."""
     if name.startswith("PMPI_"):

@@ -23,7 +23,8 @@ int MPI_Recv(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
 int MPI_Barrier(MPI_Comm);
 int printf(const char *, ...); int sscanf(const char *, const char *, ...);
 char *getenv(const char *);
-int sprintf(char *, const char *, ...); int getpid(void); int gethostname(char *, int);
+int sprintf(char *, const char *, ...); int snprintf(char *, unsigned long, const char *, ...);
+int getpid(void); int gethostname(char *, int);
 int foo(int); void fill(int *, int); int helper(void);
 """
 PRELUDE_LINES = PRELUDE.count("\n")
@@ -324,6 +325,16 @@ def test_external_summaries_and_unknown_calls() -> None:
         if (helper()) ; if (foo(rank)) ; if (foo(3)) ; if (x) ; if (y) ; if (buf[0]) ;
         if (name[0]) ; return 0; }""", external=ext) == [
         True, True, False, False, True, True, False]
+
+
+def test_formatted_output_writes_only_its_destination() -> None:
+    """hdf5's h5_fixname: ``snprintf(fullname, size, "%s/%s", prefix, base_name)``
+    with a per-process prefix writes fullname, not the strings it formats (their
+    parameters are the variadic ``...``, which no prototype declares const)."""
+    assert verdicts("""int main(void) { int rank; char out[16], name[8] = "a", *p = name;
+        MPI_Comm_rank(0, &rank);
+        snprintf(out, 16, "%d/%s", rank, p); sprintf(out, "%d%s", rank, name);
+        if (out[0]) ; if (name[0]) ; if (p[0]) ; return 0; }""") == [True, False, False]
 
 
 def test_library_rank_sources() -> None:

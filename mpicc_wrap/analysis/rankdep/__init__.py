@@ -83,7 +83,9 @@ Precision choices (each is conservative in the direction that does not hide a bu
   "%d", rank)`` makes buf multi-valued), except through the arguments of parameters
   their prototype declares pointer-to-const or of an arithmetic type
   (``frontend/prototypes.py``); functions of ``catalogue.READ_ONLY_FUNCTIONS`` never
-  write.  Enumerators are constants: no pointer, never written.
+  write, and the formatted output functions (``catalogue.WRITES_ONLY_ARGS``:
+  ``snprintf`` and its kin) write only their destination, not what they format.
+  Enumerators are constants: no pointer, never written.
   Known MPI functions write only their catalogue outputs; per-process library functions
   are ``catalogue.rank_source`` entries (scanf is one: only rank 0 gets stdin).
 

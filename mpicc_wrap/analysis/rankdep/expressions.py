@@ -703,6 +703,8 @@ class Expressions(CallbackCalls, Visitor):
         shared = set(summary.shared_outputs) if summary is not None else set()
         if not catalogue.reads_only(name or ""):
             consts = self._const_params.get(name or "", frozenset())
+            if summary is None and (only := catalogue.written_args(name or "")) is not None:
+                consts = consts | frozenset(range(len(args))) - only
             mod = summary.writes if summary is not None else None
             self._through_param = name is not None and self._own_param(name) is not None
             for i, a in enumerate(args):
