@@ -327,6 +327,34 @@ def test_external_summaries_and_unknown_calls() -> None:
         True, True, False, False, True, True, False]
 
 
+def test_a_global_read_after_its_own_assignment_is_that_value() -> None:
+    """hdf5's tests: ``pass = TRUE; if (pass) ...`` in each test, while another test
+    sets ``pass = FALSE`` on rank 0 alone.  Memory is flow-insensitive; a scalar global
+    the function itself just assigned, on its straight line, holds what it stored."""
+    prelude = """int pass = 1, other; int *alias = &other;
+        void fail_on_root(void) { int rank; MPI_Comm_rank(0, &rank); if (rank == 0) pass = 0;
+                                  other = rank; }
+        """
+    cases = {
+        "pass = 1; printf(\"x\"); if (pass) ;": [False],
+        "pass = 1; MPI_Barrier(0); if (pass) ;": [False],
+        # the value stored, when it differs
+        "pass = rank; if (pass) ;": [True],
+        # a call that may write it, a write under a test, a loop that writes it, a
+        # global whose address is taken
+        "pass = 1; fail_on_root(); if (pass) ;": [True],
+        "pass = 1; if (rank) pass = 0; if (pass) ;": [True, True],
+        "pass = 1; while (pass) { pass = rank; }": [True],
+        "other = 1; *alias = rank; if (other) ;": [True],
+        # assigned inside a test: not the straight line
+        "if (1) pass = 1; if (pass) ;": [False, True],
+    }
+    for body, expected in cases.items():
+        got = verdicts(prelude + " int main(void) { int rank; MPI_Comm_rank(0, &rank);"
+                       " fail_on_root(); " + body + " return 0; }")
+        assert got == expected, body
+
+
 def test_formatted_output_writes_only_its_destination() -> None:
     """hdf5's h5_fixname: ``snprintf(fullname, size, "%s/%s", prefix, base_name)``
     with a per-process prefix writes fullname, not the strings it formats (their

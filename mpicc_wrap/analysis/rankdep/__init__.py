@@ -49,7 +49,14 @@ Precision choices (each is conservative in the direction that does not hide a bu
   ``layouts.py`` states the effective-type assumption), pointer targets (an Andersen-style
   points-to set instead of §3.2's "every dereference is a seed"), parameters at entry
   (multi-valued when some in-TU call site passes a multi-valued argument) and return
-  values.  Calls are context-insensitive.  Variables of built-in arithmetic types hold
+  values.  One exception: a scalar global whose address the TU never takes, read
+  after the function itself assigned it with ``=`` on its straight line (a statement
+  of its body with no ``if``, ``switch`` or loop around it, under no per-process gate,
+  in a function without ``goto``) and before any call that may write memory (not
+  read-only, not MPI) or loop that may assign it, holds what was stored: every process
+  that reads it there ran that store last (``Expressions._assigned``; hdf5's tests,
+  ``pass = TRUE; if (pass)``, where another test clears ``pass`` on rank 0 alone).
+  Calls are context-insensitive.  Variables of built-in arithmetic types hold
   no pointers, which keeps points-to sets small.  The TU is solved to a fixed point with
   a worklist: callers first, and a function is walked again only when a location it
   read has grown.

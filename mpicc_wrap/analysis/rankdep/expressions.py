@@ -20,6 +20,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
     Deref,
     FunctionFacts,
+    Global,
     Loc,
     Local,
     Param,
@@ -123,6 +124,15 @@ class Expressions(CallbackCalls, Visitor):
         self._phi: list[set[str]] = []
         self._entry_ctrl: str | None = None  # the function is called under this gate
         self._weak = 0
+        # Scalar globals whose address the TU never takes (set by the solver), and of
+        # those, the ones the function being walked assigned in a statement of its body
+        # with no control statement around it, since the last call that may write
+        # memory: name -> the reason of the value stored (None: the same everywhere).
+        # Memory is flow-insensitive (locations.py); a global read right after the
+        # function stored it is not: ``pass = TRUE; if (pass) ...`` (hdf5's tests).
+        self._plain_globals: frozenset[str] = frozenset()
+        self._assigned: dict[str, str | None] = {}
+        self._nested = 0  # control statements around the statement being walked
         # Relative solve (communicators.py): the handle location of the communicator
         # within which values are judged, the handle names of the MPI library, and per
         # function the texts of expressions uniform within it (split colours).
@@ -330,7 +340,23 @@ class Expressions(CallbackCalls, Visitor):
         kind, name = self._target(e.name)
         if kind == "env":
             return self._env.get(name)  # type: ignore[arg-type]
+        if isinstance(name, Global) and e.name in self._assigned:
+            return self._assigned[e.name]
         return self.store.get(name, self._mask_of(e))  # type: ignore[arg-type]
+
+    def _assign_global(self, place: c_ast.Node, reason: str | None, plain: bool) -> None:
+        """Keep (``plain``: an ``=`` of a statement with no control statement around
+        it, under no gate) or forget what the function stored in ``place`` when it is
+        one of ``_plain_globals`` (``_assigned``)."""
+        if not isinstance(place, c_ast.ID) or place.name not in self._plain_globals:
+            return
+        if not isinstance(self._target(place.name)[1], Global):
+            return  # a local of that name
+        f = self._func
+        if plain and not self._nested and not self._ctrl and f and not f.has_goto:
+            self._assigned[place.name] = reason
+        else:
+            self._assigned.pop(place.name, None)
 
     def visit_BinaryOp(self, e: c_ast.BinaryOp) -> str | None:
         if e.op == "&" and (masked := self._masked(e)) is not None:
@@ -391,6 +417,7 @@ class Expressions(CallbackCalls, Visitor):
         if e.op == "&":
             return self._lvalue(e.expr)[1]
         if e.op in INCREMENTS:
+            self._assign_global(uncast(e.expr), None, False)
             targets, where = self._lvalue(e.expr)
             r = self._value_of_targets(targets) or where
             self._write(targets, r, strong=False)
@@ -424,6 +451,7 @@ class Expressions(CallbackCalls, Visitor):
         r = r or where
         reset = e.op == "=" and not r and self._reset_write(
             e.lvalue, constant(e.rvalue, self._handle_names))
+        self._assign_global(uncast(e.lvalue), r, e.op == "=")
         with self._ungated(reset or self._flag_write(e.lvalue)):
             self._write(targets, r, strong=e.op == "=")
             self._point(targets, self._pointees(e.rvalue))
@@ -664,6 +692,14 @@ class Expressions(CallbackCalls, Visitor):
     # -- calls --------------------------------------------------------------------------
 
     def visit_FuncCall(self, e: c_ast.FuncCall) -> str | None:
+        result = self._call(e)
+        name = callee(e)
+        if self._assigned and not (name and (catalogue.reads_only(name)
+                                             or catalogue.lookup(name))):
+            self._assigned.clear()  # it may write them (MPI functions write their outputs)
+        return result
+
+    def _call(self, e: c_ast.FuncCall) -> str | None:
         name = callee(e)
         if name is None and (either := self._either(e)) is not None:
             cond = self._value(either[0])

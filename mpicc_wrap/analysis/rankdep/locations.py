@@ -465,6 +465,20 @@ def is_scalar(t: c_ast.Node | None, typedefs: Container[str] = frozenset()) -> b
     return is_arithmetic(t, typedefs)
 
 
+def addressed_names(ast: c_ast.Node) -> set[str]:
+    """The names whose address the TU takes anywhere (``&x``, casts aside)."""
+    found: set[str] = set()
+
+    class Scan(Visitor):
+        def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+            if node.op == "&" and isinstance(place := uncast(node.expr), c_ast.ID):
+                found.add(place.name)
+            self.generic_visit(node)
+
+    Scan().visit(ast)
+    return found
+
+
 def enumerators(ext: list[c_ast.Node]) -> set[str]:
     """The enumerators declared at file scope: constants, not variables.  Without
     this an enumerator passed to an unknown function was a global that the call

@@ -33,6 +33,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     Param,
     Ret,
     Store,
+    addressed_names,
     callers_first,
     deref,
     enumerators,
@@ -41,6 +42,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
 )
 from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.rankdep.statements import Statements
+from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.model import FunctionSummary
 
@@ -91,6 +93,10 @@ class RankDependence(Statements):
                                  if is_scalar(d.type, typedefs)} | enumerators(ast.ext),
                          external, loc or (lambda line: f"line {line}"))
         self._ast = ast
+        self._plain_globals = frozenset(
+            d.name for d in self._global_decls
+            if d.name and is_scalar(d.type, typedefs) and "volatile" not in d.quals
+            and not is_function_type(d.type)) - addressed_names(ast)
         self._handle_names = handle_names or {}
         self._within = within
         self._relative: dict[Loc, RankDependence] = {}
@@ -509,6 +515,7 @@ class RankDependence(Statements):
         while True:  # a goto may jump back: walk again until the labels' facts settle
             before = {k: dict(v) for k, v in self._labels.items()}
             self._env = dict(entry)
+            self._assigned = {}
             self._stmt(f.body)
             if not f.goes_back or self._labels == before:
                 break
@@ -517,6 +524,7 @@ class RankDependence(Statements):
         self._func = self._funcs.get(func) if func else None
         self._track_reasons(self._func)
         self._env = dict(env)
+        self._assigned = {}
         self._ctrl = self._env_ctrl = None
         self._phi = []
         self._entry_ctrl = None

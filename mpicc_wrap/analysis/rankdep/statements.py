@@ -25,6 +25,7 @@ from contextlib import contextmanager, nullcontext
 
 from pycparser import c_ast
 
+from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.alone import alone_test, size_vars
 from mpicc_wrap.analysis.rankdep.expressions import Expressions, join
 from mpicc_wrap.analysis.rankdep.lazyinit import init_test
@@ -37,8 +38,9 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
     is_function_type,
     jumps_back,
+    uncast,
 )
-from mpicc_wrap.analysis.visitor import Visitor
+from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
 from mpicc_wrap.frontend import positions
 
 __all__ = ["Statements"]
@@ -108,11 +110,31 @@ class Statements(Expressions):
         if s is None:
             return {}
         self.steps += 1
-        if type(s).__name__ in self.STATEMENTS:
-            gates: dict[str, str] = self.visit(s)
+        kind = type(s).__name__
+        if kind in _CONTROL:  # what it holds is not the function's straight line
+            if kind in _LOOPS and self._assigned:  # its test runs again after its body
+                self._forget_written(s)
+            self._nested += 1
+            try:
+                gates: dict[str, str] = self.visit(s)
+            finally:
+                self._nested -= 1
+            return gates
+        if kind in self.STATEMENTS:
+            gates = self.visit(s)
             return gates
         self._value(s)
         return {}
+
+    def _forget_written(self, s: c_ast.Node) -> None:
+        """Forget the globals ``_assigned`` holds that ``s`` may write: those it
+        assigns, or all when it calls a function that may write memory."""
+        scan = _Writes()
+        scan.visit(s)
+        if scan.calls:
+            self._assigned.clear()
+        for name in scan.names:
+            self._assigned.pop(name, None)
 
     def visit_Compound(self, s: c_ast.Compound) -> dict[str, str]:
         gates: dict[str, str] = {}
@@ -546,6 +568,35 @@ class _Calls(Visitor):
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         if callee(node) in self.names:
             self.found.append(node)
+        self.generic_visit(node)
+
+
+_CONTROL = frozenset({"If", "Switch", "While", "DoWhile", "For"})
+_LOOPS = frozenset({"While", "DoWhile", "For"})
+
+
+class _Writes(Visitor):
+    """The names a subtree assigns (``=``, compound assignments, ``++``/``--``), and
+    whether it calls a function that may write memory (not read-only, not MPI)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.calls = False
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        if isinstance(place := uncast(node.lvalue), c_ast.ID):
+            self.names.add(place.name)
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in INCREMENTS and isinstance(place := uncast(node.expr), c_ast.ID):
+            self.names.add(place.name)
+        self.generic_visit(node)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        name = callee(node)
+        self.calls = self.calls or not (name and (catalogue.reads_only(name)
+                                                  or catalogue.lookup(name)))
         self.generic_visit(node)
 
 
