@@ -331,7 +331,7 @@ def test_a_global_read_after_its_own_assignment_is_that_value() -> None:
     """hdf5's tests: ``pass = TRUE; if (pass) ...`` in each test, while another test
     sets ``pass = FALSE`` on rank 0 alone.  Memory is flow-insensitive; a scalar global
     the function itself just assigned, on its straight line, holds what it stored."""
-    prelude = """int pass = 1, other; int *alias = &other;
+    prelude = """int pass = 1, other, zero; int *alias = &other;
         void fail_on_root(void) { int rank; MPI_Comm_rank(0, &rank); if (rank == 0) pass = 0;
                                   other = rank; }
         """
@@ -346,8 +346,10 @@ def test_a_global_read_after_its_own_assignment_is_that_value() -> None:
         "pass = 1; if (rank) pass = 0; if (pass) ;": [True, True],
         "pass = 1; while (pass) { pass = rank; }": [True],
         "other = 1; *alias = rank; if (other) ;": [True],
-        # assigned inside a test: not the straight line
+        # assigned inside a test, or where it may not run: not the straight line
         "if (1) pass = 1; if (pass) ;": [False, True],
+        "zero ? (pass = 1) : 0; if (pass) ;": [False, True],
+        "zero && (pass = 1); if (pass) ;": [True],
     }
     for body, expected in cases.items():
         got = verdicts(prelude + " int main(void) { int rank; MPI_Comm_rank(0, &rank);"

@@ -346,14 +346,16 @@ class Expressions(CallbackCalls, Visitor):
 
     def _assign_global(self, place: c_ast.Node, reason: str | None, plain: bool) -> None:
         """Keep (``plain``: an ``=`` of a statement with no control statement around
-        it, under no gate) or forget what the function stored in ``place`` when it is
+        it, under no gate, not in an arm of ``?:`` or the right of ``&&``/``||``,
+        which may not run) or forget what the function stored in ``place`` when it is
         one of ``_plain_globals`` (``_assigned``)."""
         if not isinstance(place, c_ast.ID) or place.name not in self._plain_globals:
             return
         if not isinstance(self._target(place.name)[1], Global):
             return  # a local of that name
         f = self._func
-        if plain and not self._nested and not self._ctrl and f and not f.has_goto:
+        if (plain and not self._nested and not self._ctrl and not self._weak
+                and f and not f.has_goto):
             self._assigned[place.name] = reason
         else:
             self._assigned.pop(place.name, None)
