@@ -77,7 +77,7 @@ from mpicc_wrap.analysis.rankdep.locations import uncast
 from mpicc_wrap.analysis.visitor import WRITES_OPERAND, Visitor
 from mpicc_wrap.frontend.prototypes import param_names
 
-__all__ = ["bound_callbacks", "candidates", "named"]
+__all__ = ["Written", "bound_callbacks", "candidates", "named"]
 
 
 class _Uses(Visitor):
@@ -96,7 +96,7 @@ class _Uses(Visitor):
         self.generic_visit(node)
 
 
-class _Written(Visitor):
+class Written(Visitor):
     """Names a body assigns, increments or takes the address of."""
 
     def __init__(self) -> None:
@@ -148,7 +148,7 @@ def bound_callbacks(ext: Iterable[c_ast.Node], is_function: Callable[[str], bool
         name, calls = d.decl.name, uses.calls.get(d.decl.name, [])
         if not calls or uses.names.get(name, 0) != len(calls):
             continue  # never called, or its address is taken somewhere
-        written = _Written()
+        written = Written()
         written.visit(d.body)
         for i, p in enumerate(param_names(d.decl)):
             if not p or p in written.names:

@@ -27,6 +27,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.alone import alone_test, size_vars
+from mpicc_wrap.analysis.rankdep.callbacks import Written
 from mpicc_wrap.analysis.rankdep.expressions import Expressions, join
 from mpicc_wrap.analysis.rankdep.lazyinit import init_test
 from mpicc_wrap.analysis.rankdep.locations import (
@@ -38,9 +39,8 @@ from mpicc_wrap.analysis.rankdep.locations import (
     deref,
     is_function_type,
     jumps_back,
-    uncast,
 )
-from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
+from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
 
 __all__ = ["Statements"]
@@ -575,23 +575,14 @@ _CONTROL = frozenset({"If", "Switch", "While", "DoWhile", "For"})
 _LOOPS = frozenset({"While", "DoWhile", "For"})
 
 
-class _Writes(Visitor):
-    """The names a subtree assigns (``=``, compound assignments, ``++``/``--``), and
-    whether it calls a function that may write memory (not read-only, not MPI)."""
+class _Writes(Written):
+    """The names a subtree assigns, increments or takes the address of
+    (``callbacks.Written``), and whether it calls a function that may write memory
+    (not read-only, not MPI)."""
 
     def __init__(self) -> None:
-        self.names: set[str] = set()
+        super().__init__()
         self.calls = False
-
-    def visit_Assignment(self, node: c_ast.Assignment) -> None:
-        if isinstance(place := uncast(node.lvalue), c_ast.ID):
-            self.names.add(place.name)
-        self.generic_visit(node)
-
-    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op in INCREMENTS and isinstance(place := uncast(node.expr), c_ast.ID):
-            self.names.add(place.name)
-        self.generic_visit(node)
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         name = callee(node)
