@@ -467,6 +467,13 @@ def reads_only(name: str) -> bool:
     return name in READ_ONLY_FUNCTIONS
 
 
+def keeps_globals(name: str | None) -> bool:
+    """True when a call of ``name`` writes none of the program's variables: a
+    read-only function, or an MPI function (which writes only its outputs, the
+    arguments it is given).  None (a call through a pointer) may write any."""
+    return bool(name) and (reads_only(name or "") or lookup(name or "") is not None)
+
+
 # External functions that write only the arguments at these positions: the formatted
 # output functions write their destination, never the values they format (the
 # variadic ``...`` has no prototype that says const, so an unknown callee would be

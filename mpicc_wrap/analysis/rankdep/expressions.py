@@ -695,10 +695,8 @@ class Expressions(CallbackCalls, Visitor):
 
     def visit_FuncCall(self, e: c_ast.FuncCall) -> str | None:
         result = self._call(e)
-        name = callee(e)
-        if self._assigned and not (name and (catalogue.reads_only(name)
-                                             or catalogue.lookup(name))):
-            self._assigned.clear()  # it may write them (MPI functions write their outputs)
+        if self._assigned and not catalogue.keeps_globals(callee(e)):
+            self._assigned.clear()  # it may write them
         return result
 
     def _call(self, e: c_ast.FuncCall) -> str | None:

@@ -42,7 +42,6 @@ from mpicc_wrap.analysis.rankdep.locations import (
 )
 from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.rankdep.statements import Statements
-from mpicc_wrap.frontend.prototypes import is_function_type
 from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.model import FunctionSummary
 
@@ -95,8 +94,8 @@ class RankDependence(Statements):
         self._ast = ast
         self._plain_globals = frozenset(
             d.name for d in self._global_decls
-            if d.name and is_scalar(d.type, typedefs) and "volatile" not in d.quals
-            and not is_function_type(d.type)) - addressed_names(ast)
+            if d.name in self._global_scalars and "volatile" not in d.quals
+        ) - addressed_names(ast)
         self._handle_names = handle_names or {}
         self._within = within
         self._relative: dict[Loc, RankDependence] = {}

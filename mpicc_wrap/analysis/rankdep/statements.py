@@ -585,9 +585,7 @@ class _Writes(Written):
         self.calls = False
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
-        name = callee(node)
-        self.calls = self.calls or not (name and (catalogue.reads_only(name)
-                                                  or catalogue.lookup(name)))
+        self.calls = self.calls or not catalogue.keeps_globals(callee(node))
         self.generic_visit(node)
 
 
