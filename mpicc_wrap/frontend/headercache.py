@@ -31,7 +31,7 @@ from mpicc_wrap.frontend.prototypes import const_pointer_params
 from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.switches import Options, cache_dir
 
-FORMAT = "mpicc-wrap-headers-4"  # bump when the cached content changes meaning
+FORMAT = "mpicc-wrap-headers-5"  # bump when the cached content changes meaning
 # A name followed by ``(``: what a header calls or declares (``HeaderInfo.calls``).
 CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 

@@ -29,7 +29,7 @@ from pycparser import c_ast
 
 from mpicc_wrap.errors import AnalysisSkipped
 from mpicc_wrap.frontend import gnumask, handles, headercache, prune, tables
-from mpicc_wrap.frontend.prototypes import const_pointer_params
+from mpicc_wrap.frontend.prototypes import const_pointer_params, field_pointer_params
 from mpicc_wrap.frontend.scalars import scalar_typedefs
 from mpicc_wrap.model import ParsedTU
 from mpicc_wrap.switches import Options
@@ -162,7 +162,8 @@ def parse(text: str, main_file: str, compiler: list[str], options: Options) -> P
         raise AnalysisSkipped(f"cannot parse: {error}")
     noreturn = headercache.noreturn_names(ast.ext) | (info.noreturn if info else set())
     arithmetic = scalar_typedefs(ast.ext, info.scalars if info else frozenset())
-    const = {**(info.const_params if info else {}), **const_pointer_params(ast.ext, arithmetic)}
+    const = {**(info.const_params if info else {}), **const_pointer_params(ast.ext, arithmetic),
+             **field_pointer_params(ast.ext, arithmetic)}
     if attempt.mode == "full":
         ast.ext = [n for n in ast.ext if _is_user_node(n, st)]
     names = handles.handle_names(compiler, options) if compiler else {}

@@ -20,17 +20,24 @@ user struct's field types too (``analysis/rankdep/layouts.py``), but not those o
 structs from system headers, whose definitions the frontend blanks.  The user's
 prototypes give these (``arithmetic``: the TU's arithmetic typedef names); the header
 cache keeps the pointer-to-const ones.
+
+A call through a struct field (``io_info->io_ops.single_write(io_info, ...)``,
+``(*space->select.type->iter_init)(space, iter)``) has the prototype of the field's
+function-pointer type, directly or through a typedef; ``field_pointer_params`` keys
+those by the field's name (``.single_write``), keeping for a name several structs
+share only what every one of them declares.  Without it hdf5's selection iterators
+wrote the ``const H5S_t *`` dataspace they were given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Iterator
 
 from pycparser import c_ast
 
 from mpicc_wrap.frontend.scalars import is_arithmetic
 
-__all__ = ["const_pointer_params", "is_function_type", "param_names"]
+__all__ = ["const_pointer_params", "field_pointer_params", "is_function_type", "param_names"]
 
 
 def is_function_type(t: c_ast.Node | None) -> bool:
@@ -58,6 +65,15 @@ def _const_pointee(t: c_ast.Node) -> bool:
     return "const" in (getattr(target, "quals", None) or [])
 
 
+def _unwritten(ftype: c_ast.Node, arithmetic: Container[str] | None) -> frozenset[int]:
+    """The parameters of the function type ``ftype`` a callee cannot write through."""
+    params = ftype.args.params if ftype.args is not None else None
+    return frozenset(i for i, p in enumerate(params or [])
+                     if isinstance(p, (c_ast.Decl, c_ast.Typename)) and (
+                         _const_pointee(p.type) or (
+                         arithmetic is not None and is_arithmetic(p.type, arithmetic))))
+
+
 def const_pointer_params(nodes: list[c_ast.Node], arithmetic: Container[str] | None = None
                          ) -> dict[str, frozenset[int]]:
     """Function name -> indexes of its parameters declared pointer-to-const (with
@@ -71,10 +87,65 @@ def const_pointer_params(nodes: list[c_ast.Node], arithmetic: Container[str] | N
         ftype = decl.type
         if not is_function_type(ftype) or ftype.args is None:
             continue
-        params = ftype.args.params or []
-        found = frozenset(i for i, p in enumerate(params)
-                          if isinstance(p, c_ast.Decl) and (_const_pointee(p.type) or (
-                              arithmetic is not None and is_arithmetic(p.type, arithmetic))))
-        if found:
+        if found := _unwritten(ftype, arithmetic):
             out[decl.name] = found
     return out
+
+
+def _pointed_function(t: c_ast.Node, typedefs: dict[str, c_ast.Node]) -> c_ast.Node | None:
+    """The function type a declarator of a function pointer points to (``int
+    (*f)(...)``, ``fn_t f`` with ``typedef int (*fn_t)(...)``, ``fn_t *f`` with
+    ``typedef int fn_t(...)``); None for any other declarator."""
+    if type(t).__name__ == "PtrDecl":
+        target = t.type
+        if is_function_type(target):
+            return target
+        return _typedef_function(target, typedefs, pointer=False)
+    return _typedef_function(t, typedefs, pointer=True)
+
+
+def _typedef_function(t: c_ast.Node, typedefs: dict[str, c_ast.Node], pointer: bool
+                      ) -> c_ast.Node | None:
+    """The function type behind a typedef name: a function pointer type when
+    ``pointer``, else a function type."""
+    names = getattr(getattr(t, "type", None), "names", None) or []
+    if type(t).__name__ not in ("TypeDecl", "TypeDeclExt") or len(names) != 1:
+        return None
+    target = typedefs.get(names[0])
+    if target is None:
+        return None
+    if not pointer:
+        return target if is_function_type(target) else None
+    return target.type if type(target).__name__ == "PtrDecl" and is_function_type(
+        target.type) else None
+
+
+def _structs(node: c_ast.Node) -> Iterator[c_ast.Node]:
+    """The struct and union definitions in a file-scope declaration, nested ones too."""
+    if isinstance(node, (c_ast.Struct, c_ast.Union)) and node.decls:
+        yield node
+    for _, child in node.children():
+        yield from _structs(child)
+
+
+def field_pointer_params(nodes: list[c_ast.Node], arithmetic: Container[str] | None = None
+                         ) -> dict[str, frozenset[int]]:
+    """``.field`` -> the parameters a call through that function-pointer field of a
+    struct or union among ``nodes`` cannot write (``const_pointer_params``); for a
+    field name several structs declare, those every declaration agrees on."""
+    typedefs: dict[str, c_ast.Node] = {}
+    found: dict[str, frozenset[int]] = {}
+    for node in nodes:
+        if isinstance(node, c_ast.FuncDef):
+            continue
+        if isinstance(node, c_ast.Typedef) and node.name:
+            typedefs[node.name] = node.type
+        for struct in _structs(node):
+            for field in struct.decls:
+                if not isinstance(field, c_ast.Decl) or not field.name:
+                    continue
+                ftype = _pointed_function(field.type, typedefs)
+                key = "." + field.name
+                params = _unwritten(ftype, arithmetic) if ftype is not None else frozenset()
+                found[key] = found[key] & params if key in found else params
+    return {k: v for k, v in found.items() if v}

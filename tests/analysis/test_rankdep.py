@@ -861,6 +861,66 @@ def test_no_call_writes_through_an_argument_of_an_arithmetic_parameter(
     assert [f.collective for f in unit.analyse(tu, {}).findings] == unprototyped
 
 
+# hdf5's selection iterators (H5Sselect.c): a method called through a field with a
+# per-process argument; KIND is the field's declarator
+THROUGH_A_FIELD = """#include <mpi.h>
+    struct space;
+    typedef int (*count_fn)(const struct space *, int);
+    typedef int count_type(const struct space *, int);
+    struct klass { KIND; };
+    struct other { int (*count)(const struct space *, int, int); };
+    struct space { int mode; const struct klass *type; };
+    struct space *sp;
+    struct other *other;
+    int main(int argc, char **argv) {
+        int rank;
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        CALL;
+        if (sp->mode) MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }"""
+
+
+@pytest.mark.parametrize(("kind", "call"), [
+    ("int (*count)(const struct space *, int)", "sp->type->count(sp, rank)"),
+    ("count_fn count", "(*sp->type->count)(sp, rank)"),
+    ("count_type *count", "(**sp->type->count)(sp, rank)"),
+])
+def test_a_call_through_a_field_spares_what_its_prototype_makes_const(
+        kind: str, call: str) -> None:
+    """The field's function-pointer type, directly or through either kind of typedef,
+    says the method cannot write the object it is given (prototypes.py); without it
+    the object's mode is per-process."""
+    tu = parse_source(THROUGH_A_FIELD.replace("KIND", kind).replace("CALL", call))
+    assert tu.const_params[".count"] == {0, 1}  # another struct's count agrees on these
+    assert [f.collective for f in unit.analyse(tu, {}).findings] == []
+    tu.const_params.pop(".count")
+    assert [f.collective for f in unit.analyse(tu, {}).findings] == ["MPI_Barrier"]
+
+
+def test_a_field_two_structs_declare_differently_keeps_what_both_make_const() -> None:
+    tu = parse_source(THROUGH_A_FIELD.replace("KIND", "int (*count)(struct space *, int)")
+                      .replace("CALL", "sp->type->count(sp, rank)"))
+    assert tu.const_params[".count"] == {1}  # the object is written by one of them
+    assert [f.collective for f in unit.analyse(tu, {}).findings] == ["MPI_Barrier"]
+
+
+def test_a_callees_rank_writes_spare_its_const_parameters() -> None:
+    """hdf5's ``H5S_mpio_space_type(const H5S_t *space, ...)``: its summary says it
+    writes ``*space`` per-process (through a call it could not see); the prototype
+    says it cannot, as for the writes derived from arguments."""
+    src = """struct s { int mode; } obj;
+    void take(const struct s *p, int *out);
+    int main(void) { int n; take(&obj, &n); if (obj.mode) ; if (n) ; return 0; }"""
+    ext = {"take": FunctionSummary("take", "t.c", 1, False, [], True, rank_writes=[
+        "p0:1", "p1:1"], writes=["p0:1", "p1:1"])}
+    assert verdicts(src, external=ext, const_params={"take": frozenset({0})}) == [
+        False, True]
+    assert verdicts(src, external=ext) == [True, True]
+
+
 def test_a_value_cast_to_an_arithmetic_type_points_to_nothing() -> None:
     """Scotch's ``memAllocGroup(&p, (size_t) (g->n * sizeof (Gnum)), ..., NULL)``: the
     sizes are variadic, so no prototype covers them; what a per-process call stored

@@ -96,6 +96,14 @@ def _flag_mask(e: c_ast.Assignment) -> int | None:
     return None if c is None else ~c if e.op == "&=" else c
 
 
+def _field_called(fn: c_ast.Node) -> str:
+    """``.field`` for a call through a struct field (``p->ops.write(...)``,
+    ``(*p->f)(...)``: prototypes.field_pointer_params), else ""."""
+    while isinstance(fn, c_ast.UnaryOp) and fn.op == "*":
+        fn = fn.expr
+    return "." + fn.field.name if isinstance(fn, c_ast.StructRef) else ""
+
+
 def join(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
     return {**b, **a}
 
@@ -737,8 +745,8 @@ class Expressions(CallbackCalls, Visitor):
             if ranked is None:  # a summary of a version without rank_writes
                 derived = result
         shared = set(summary.shared_outputs) if summary is not None else set()
+        consts = self._const_params.get(name or _field_called(e.name), frozenset())
         if not catalogue.reads_only(name or ""):
-            consts = self._const_params.get(name or "", frozenset())
             if summary is None and (only := catalogue.written_args(name or "")) is not None:
                 consts = consts | frozenset(range(len(args))) - only
             mod = summary.writes if summary is not None else None
@@ -787,7 +795,7 @@ class Expressions(CallbackCalls, Visitor):
                 for a in args:
                     self._write(self._out(a), seed, strong=False)
             else:
-                self._write_ranked(summary, ranked, args, shared, seed)
+                self._write_ranked(summary, ranked, args, shared | consts, seed)
         if summary is not None and summary.uniform_return or (
                 name in self._allocators and not (summary and summary.returns_rank)):
             return None  # the same whatever the arguments; new memory (owned.py)
