@@ -26,7 +26,11 @@ from mpicc_wrap.analysis.orders import (
     regions,
     static_pass,
 )
-from mpicc_wrap.analysis.rankdep.communicators import joins_another, sole_constructors
+from mpicc_wrap.analysis.rankdep.communicators import (
+    joins_another,
+    opened_files,
+    sole_constructors,
+)
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import (
     Condition,
@@ -64,7 +68,10 @@ class _Function:
         self.reasons: dict[tuple[int, str], str | None] = {}
         self._regions: list[Region] | None = None  # orders.regions, kept across passes
         self._created: dict[str, int] | None = None  # handle -> its constructor's node
+        self._files: dict[str, str] | None = None  # file handle -> its communicator
         self._kinds: dict[str, tuple[bool, str] | None] = {}  # token -> _token_kind
+        self._events: Events | None = None  # those ``flags`` is judging (``_lockstep``)
+        self._locksteps: dict[tuple[str, int], bool] = {}  # (handle, id of events) -> it
         # (condition node, id of its cluster) -> (the cluster, counter-example): every
         # site of a cluster shares its conditions, so each is described once
         self.examples: dict[tuple[int, int], tuple[Cluster, tuple[str, bool]]] = {}
@@ -86,9 +93,21 @@ class _Function:
         name, _, where = token.partition("@")
         info = catalogue.lookup(name)
         text = self.unparam(where)
-        if info is None or info.handle != "comm" or info.comm is None or not text:
+        if info is None or info.comm is None or not text:
             return ""
-        return info.handle_arg(info.comm, text)
+        if info.handle == "file":
+            return self._opened_on(info.handle_arg(info.comm, text))
+        return info.handle_arg(info.comm, text) if info.handle == "comm" else ""
+
+    def _opened_on(self, fh: str) -> str:
+        """C text of the communicator the file handle ``fh`` was opened on, when the
+        function opens it on that one communicator only and writes it nowhere else
+        (``communicators.opened_files``): the file's collectives are those of that
+        communicator's group, and are judged against it ("" for any other file
+        handle: against the world)."""
+        if self._files is None:
+            self._files = opened_files(self.defn)
+        return self._files.get(fh, "")
 
     def flags(self, events: Events, only: set[int] | None = None) -> Flags:
         """Sites whose cluster's PDF+ holds a condition that may differ between the
@@ -97,6 +116,7 @@ class _Function:
         result: Flags = {}
         if not events:  # no cluster: skip the regions and the alone edges
             return result
+        self._events = events
         alone = alone_edges(self.cfg, self.defn)
         single: set[str] | None = None
         arrays: frozenset[str] = frozenset()
@@ -125,9 +145,60 @@ class _Function:
 
     def independent(self, a: str, b: str) -> bool:
         """Tokens ``a`` and ``b`` need not keep their relative order
-        (``orders.token_classes``): one of them is nonblocking and their communicators
-        are provably different (MPI_COMM_WORLD, MPI_COMM_SELF, or a handle the function
-        creates and writes nowhere else: every constructor call makes a new one)."""
+        (``orders.token_classes``): their communicators are provably different
+        (MPI_COMM_WORLD, MPI_COMM_SELF, or a handle the function creates and writes
+        nowhere else: every constructor call makes a new one), and one of them is
+        nonblocking or on a communicator whose members run in lockstep
+        (``_lockstep``)."""
+        if self._apart(a, b):
+            return True
+        ka, kb = self._token_kind(a), self._token_kind(b)
+        return ka is not None and kb is not None and ka[1] != kb[1] and (
+            self._lockstep(ka[1]) or self._lockstep(kb[1]))
+
+    def _lockstep(self, ident: str) -> bool:
+        """The communicator ``ident`` (``_token_kind``) is one the function creates, and
+        its members agree on the whole sequence of collectives from its creation on:
+        with every blocking collective counted in one order (PARCOACH's and the
+        barrier-matching paper's rule), no cluster past the constructor has a
+        condition that may differ between its members (judged against it, as its
+        own collectives are).  Beyond both papers.
+
+        Then each member runs the collectives on it at the same places among its
+        other collectives, so they can neither wait for a process outside it nor
+        keep one waiting (a cycle of waits needs two members that ordered a call on
+        it and another call differently), and the calls on other communicators are
+        matched among themselves as if they were not there.  A correct program:
+        ``split(world, colour, &c); if (colour == 0) { Bcast(c); Barrier(world); }
+        else Barrier(world);`` -- the two barriers match, whatever the colour
+        (``correct_split_arm_then_world_collective.c``).  Not when another call may
+        be the constructor's match (``matched_elsewhere``): its members came from
+        more than one place."""
+        if not ident.startswith("new ") or self._events is None:
+            return False
+        key = (ident[4:], id(self._events))
+        if key not in self._locksteps:
+            self._locksteps[key] = False  # the plain rule while matched_elsewhere asks
+            self._locksteps[key] = self._in_lockstep(key[0], self._events)
+        return self._locksteps[key]
+
+    def _in_lockstep(self, comm: str, events: Events) -> bool:
+        made = self.created[comm]
+        if self.matched_elsewhere(made, events):
+            return False
+        nodes = self.cfg.nodes
+        after = graphs.reachable(lambda n: nodes[n].succs, nodes[made].succs)
+
+        def splits(v: int) -> bool:
+            return v in after and self.reason(v, comm) is not None
+
+        if self._regions is None:
+            self._regions = regions(self.cfg)
+        return not any(any(map(splits, cl.frontier)) for cl in static_pass(
+            self.cfg, events, splits, None, self._regions, self._apart))
+
+    def _apart(self, a: str, b: str) -> bool:
+        """``independent`` without ``_lockstep``: one of them nonblocking."""
         ka, kb = self._token_kind(a), self._token_kind(b)
         return ka is not None and kb is not None and ka[1] != kb[1] and (ka[0] or kb[0])
 

@@ -552,6 +552,37 @@ def joins_another(call: c_ast.FuncCall, other: c_ast.FuncCall) -> bool:
         and _distinct_constants([args[1], args2[1]], frozenset(), {})
 
 
+def opened_files(defn: c_ast.FuncDef) -> dict[str, str]:
+    """Local file handles that nothing in the function writes but ``MPI_File_open``
+    calls (and a declaration without initializer; ``MPI_File_close`` aside), each
+    with the C text of the communicator every one of those calls passes, when they
+    all pass the same: whichever of them opened the file, its collectives are those
+    of that communicator's group (MPI-4 §14.2.1).  hdf5's ``t_mpi.c`` opens ``fh`` in
+    both arms of ``if (color == 0)``, on the communicator of each colour."""
+    scan = _Writes()
+    scan.visit(defn.body)
+    decls = _Decls()
+    decls.visit(defn.body)
+    params = set(param_names(defn.decl))
+    opened: dict[str, list[str]] = {}
+    for site in scan.constructors:
+        call = site.node
+        assert isinstance(call, c_ast.FuncCall)
+        args = call.args.exprs if call.args is not None else []
+        if callee(call) != "MPI_File_open" or len(args) < 5:
+            continue
+        handle = _address_of(args[4])
+        if isinstance(handle, c_ast.ID) and handle.name not in params:
+            opened.setdefault(handle.name, []).append(positions.c_text(args[0]))
+    out: dict[str, str] = {}
+    for name, comms in opened.items():
+        inits = decls.found.get(name, [])
+        writes = len(scan.writes.get(name, [])) - scan.freed.get(name, 0)
+        if len(set(comms)) == 1 and inits == [False] and writes == len(comms):
+            out[name] = comms[0]
+    return out
+
+
 def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
     """Local handles that nothing in the function writes but one constructor call and
     their declaration's initializer (``MPI_Comm_free`` of the handle aside), each with
