@@ -71,7 +71,7 @@ class _Function:
         self._files: dict[str, str] | None = None  # file handle -> its communicator
         self._kinds: dict[str, tuple[bool, str] | None] = {}  # token -> _token_kind
         self._events: Events | None = None  # those ``flags`` is judging (``_lockstep``)
-        self._locksteps: dict[tuple[str, int], bool] = {}  # (handle, id of events) -> it
+        self._locksteps: dict[str, bool] = {}  # handle -> _lockstep, for those events
         # (condition node, id of its cluster) -> (the cluster, counter-example): every
         # site of a cluster shares its conditions, so each is described once
         self.examples: dict[tuple[int, int], tuple[Cluster, tuple[str, bool]]] = {}
@@ -116,7 +116,8 @@ class _Function:
         result: Flags = {}
         if not events:  # no cluster: skip the regions and the alone edges
             return result
-        self._events = events
+        if events is not self._events:
+            self._events, self._locksteps = events, {}
         alone = alone_edges(self.cfg, self.defn)
         single: set[str] | None = None
         arrays: frozenset[str] = frozenset()
@@ -176,11 +177,11 @@ class _Function:
         more than one place."""
         if not ident.startswith("new ") or self._events is None:
             return False
-        key = (ident[4:], id(self._events))
-        if key not in self._locksteps:
-            self._locksteps[key] = False  # the plain rule while matched_elsewhere asks
-            self._locksteps[key] = self._in_lockstep(key[0], self._events)
-        return self._locksteps[key]
+        comm = ident[4:]
+        if comm not in self._locksteps:
+            self._locksteps[comm] = False  # the plain rule while matched_elsewhere asks
+            self._locksteps[comm] = self._in_lockstep(comm, self._events)
+        return self._locksteps[comm]
 
     def _in_lockstep(self, comm: str, events: Events) -> bool:
         made = self.created[comm]
