@@ -921,6 +921,42 @@ def test_a_callees_rank_writes_spare_its_const_parameters() -> None:
     assert verdicts(src, external=ext) == [True, True]
 
 
+# A value the root sends and the others receive, in the two arms of a test of the
+# rank (exchanges.py); ROOT and OTHERS are the arms, then ``if (len)``
+EXCHANGE = """int main(void) { int rank, len = 0, other = 0, i, flag;
+    MPI_Comm_rank(0, &rank);
+    if (rank == 0) { ROOT } else { OTHERS }
+    if (len) ; return 0; }"""
+
+
+@pytest.mark.parametrize(("root", "others", "multi"), [
+    ("len = 3; MPI_Bcast(&len, 1, 1, 0, 0);", "MPI_Bcast(&len, 1, 1, 0, 0);", False),
+    # the root's broadcast under its own test of the value (hdf5's getenv_all)
+    ("if (foo(1)) { len = 3; MPI_Bcast(&len, 1, 1, 0, 0); MPI_Bcast(&other, 1, 1, 0, 0); }"
+     " else { len = -1; MPI_Bcast(&len, 1, 1, 0, 0); }",
+     "MPI_Bcast(&len, 1, 1, 0, 0); if (len >= 0) MPI_Bcast(&other, 1, 1, 0, 0);", False),
+    ("MPI_Allreduce(&rank, &len, 1, 1, 1, 0);", "MPI_Allreduce(&rank, &len, 1, 1, 1, 0);",
+     False),
+    # the two broadcasts swapped: the others' len is the root's other
+    ("MPI_Bcast(&other, 1, 1, 0, 0); MPI_Bcast(&len, 1, 1, 0, 0);",
+     "MPI_Bcast(&len, 1, 1, 0, 0); MPI_Bcast(&other, 1, 1, 0, 0);", True),
+    ("MPI_Bcast(&len, 1, 1, 0, 0);", "MPI_Bcast(&len, 1, 1, 1, 0);", True),  # roots
+    ("MPI_Bcast(&len, 1, 1, 0, 0);", "MPI_Bcast(&len, 1, 1, 0, 1);", True),  # comms
+    ("MPI_Bcast(&len, 1, 1, 0, 0);", "MPI_Bcast(&len, 1, 1, 0, 0); len++;", True),
+    ("MPI_Bcast(&len, 1, 1, 0, 0);", "len = 4;", True),
+    # a collective in a loop first: the positions are not known
+    ("for (i = 0; i < 2; i++) MPI_Barrier(0); MPI_Bcast(&len, 1, 1, 0, 0);",
+     "MPI_Barrier(0); MPI_Barrier(0); MPI_Bcast(&len, 1, 1, 0, 0);", True),
+    # the root's broadcast under a test whose arms make different counts before it
+    ("if (foo(1)) MPI_Barrier(0); MPI_Bcast(&len, 1, 1, 0, 0);",
+     "MPI_Bcast(&len, 1, 1, 0, 0);", True),
+    ("flag = foo(2); MPI_Bcast(&len, 1, 1, 0, 0);", "MPI_Bcast(&len, 1, 1, 0, 0);", False),
+])
+def test_a_value_exchanged_in_both_arms_is_the_roots(root: str, others: str,
+                                                      multi: bool) -> None:
+    assert verdicts(EXCHANGE.replace("ROOT", root).replace("OTHERS", others))[-1] is multi
+
+
 def test_a_value_cast_to_an_arithmetic_type_points_to_nothing() -> None:
     """Scotch's ``memAllocGroup(&p, (size_t) (g->n * sizeof (Gnum)), ..., NULL)``: the
     sizes are variadic, so no prototype covers them; what a per-process call stored

@@ -13,6 +13,7 @@ from mpicc_wrap.analysis.literals import int_expression
 from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.analysis.rankdep.callback_calls import CallbackCalls
 from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
+from mpicc_wrap.analysis.rankdep.exchanges import Arm, Exchange
 from mpicc_wrap.analysis.rankdep.layouts import union_members
 from mpicc_wrap.analysis.rankdep.lazyinit import flag_name
 from mpicc_wrap.analysis.rankdep.locations import (
@@ -96,6 +97,11 @@ def _flag_mask(e: c_ast.Assignment) -> int | None:
     return None if c is None else ~c if e.op == "&=" else c
 
 
+def _arg_text(args: list[c_ast.Node], i: int | None) -> str:
+    """C text of argument ``i`` ("" when there is none)."""
+    return positions.c_text(args[i]) if i is not None and i < len(args) else ""
+
+
 def _field_called(fn: c_ast.Node) -> str:
     """``.field`` for a call through a struct field (``p->ops.write(...)``,
     ``(*p->f)(...)``: prototypes.field_pointer_params), else ""."""
@@ -141,6 +147,12 @@ class Expressions(CallbackCalls, Visitor):
         self._plain_globals: frozenset[str] = frozenset()
         self._assigned: dict[str, str | None] = {}
         self._nested = 0  # control statements around the statement being walked
+        # The arms of the ifs being walked inside a per-process one, the exchange whose
+        # shared outputs are being written, and which functions of the TU may run
+        # collectives (exchanges.py)
+        self._exchange_arms: list[Arm] = []
+        self._exchange: Exchange | None = None
+        self._collecting: dict[str, bool] = {}
         # Relative solve (communicators.py): the handle location of the communicator
         # within which values are judged, the handle names of the MPI library, and per
         # function the texts of expressions uniform within it (split colours).
@@ -593,6 +605,10 @@ class Expressions(CallbackCalls, Visitor):
                 continue
             if self._phi:
                 self._phi[-1].add(name)
+            if self._exchange_arms:
+                arm = self._exchange_arms[-1]
+                arm.last[name] = self._exchange if strong and self._nested == arm.level \
+                    else None
             if local:
                 self._taint(name, local)
             elif strong and not self._weak and kind != "envel":
@@ -703,6 +719,9 @@ class Expressions(CallbackCalls, Visitor):
 
     def visit_FuncCall(self, e: c_ast.FuncCall) -> str | None:
         result = self._call(e)
+        if self._exchange_arms and catalogue.lookup(callee(e) or "") is None \
+                and self._collects(callee(e)):
+            self._arm_event()  # a call that may run collectives takes a position
         if self._assigned and not catalogue.keeps_globals(callee(e)):
             self._assigned.clear()  # it may write them
         return result
@@ -1061,9 +1080,41 @@ class Expressions(CallbackCalls, Visitor):
                 self._write(self._out(args[i]), reason, strong=False)
         return reason if returns else None
 
+    def _arm_event(self) -> int | None:
+        """A collective (or a call that may run one) of the innermost arm being walked:
+        its position on the arm's straight line, None off it (exchanges.py)."""
+        arm = self._exchange_arms[-1]
+        if arm.made is not None and self._nested == arm.level and not self._weak:
+            arm.made += 1
+            return arm.made
+        arm.made = None
+        return None
+
+    def _collects(self, name: str | None) -> bool:
+        """A call of ``name`` may run collectives (a call through a pointer may): an
+        MPI collective, a function of the TU that makes such a call, or another file's
+        whose summary says so; an unknown one is taken as Algorithm 1 takes it, as
+        making none."""
+        if name is None:
+            return True
+        entry = catalogue.lookup(name)
+        if entry is not None:
+            return entry.is_collective
+        if name in self._funcs:
+            if name not in self._collecting:
+                self._collecting[name] = False  # a recursive call adds nothing
+                self._collecting[name] = any(map(self._collects, self._funcs[name].calls))
+            return self._collecting[name]
+        summary = self._external.get(name)
+        return summary is not None and summary.has_collectives
+
     def _call_mpi(self, e: c_ast.FuncCall, entry: catalogue.MPIFunc,
                   args: list[c_ast.Node]) -> str | None:
         template = _KIND_REASON.get(entry.kind, _DEFAULT_KIND_REASON)
+        if self._exchange_arms and entry.is_collective \
+                and (at := self._arm_event()) is not None:
+            self._exchange = (at, entry.name, _arg_text(args, entry.comm),
+                              _arg_text(args, entry.root))
         for i in entry.rank_outputs:
             if i < len(args):
                 self._write(self._out(args[i]), self._seed(e, template), strong=False)
@@ -1075,6 +1126,7 @@ class Expressions(CallbackCalls, Visitor):
                 with self._ungated(reset):
                     self._write(self._out(args[i]), None,
                                 strong=reset or self._covers(entry, args, i))
+        self._exchange = None
         return None
 
     def _covers(self, entry: catalogue.MPIFunc, args: list[c_ast.Node], i: int) -> bool:

@@ -28,6 +28,7 @@ from pycparser import c_ast
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.alone import alone_test, size_vars
 from mpicc_wrap.analysis.rankdep.callbacks import Written
+from mpicc_wrap.analysis.rankdep.exchanges import Arm, exchanged, fold
 from mpicc_wrap.analysis.rankdep.expressions import Expressions, join
 from mpicc_wrap.analysis.rankdep.lazyinit import init_test
 from mpicc_wrap.analysis.rankdep.locations import (
@@ -265,15 +266,29 @@ class Statements(Expressions):
         # function with ``goto``: a jump out of an arm would skip the join.
         phi = bool(cond) and self._func is not None and not self._func.has_goto
         outer = self._ctrl
+        pair = (Arm(self._nested), Arm(self._nested)) \
+            if phi or self._exchange_arms else None
         with self._join_frame() as written, self._gated(cond, phi=phi):
             with self._resetting(s.iftrue, s.cond, outer) if cond else nullcontext():
-                gates = self._stmt(s.iftrue)
+                gates = self._walk_arm(s.iftrue, pair[0] if pair else None)
             after_true, self._env = self._env, before
-            gates = {**self._stmt(s.iffalse), **gates}
+            gates = {**self._walk_arm(s.iffalse, pair[1] if pair else None), **gates}
         self._env = join(after_true, self._env)
-        if phi:
-            self._gate_at_join(written, cond)
+        if phi:  # but the locals the two arms exchange (exchanges.py)
+            self._gate_at_join(written - exchanged(*pair) if pair else written, cond)
+        if pair and self._exchange_arms:
+            fold(self._exchange_arms[-1], *pair)
         return gates
+
+    def _walk_arm(self, s: c_ast.Node | None, arm: Arm | None) -> dict[str, str]:
+        """Walk one arm of an ``if``, counting its collectives in ``arm``."""
+        if arm is None:
+            return self._stmt(s)
+        self._exchange_arms.append(arm)
+        try:
+            return self._stmt(s)
+        finally:
+            self._exchange_arms.pop()
 
     def _if_alone(self, s: c_ast.If, arm: int, before: dict[str, str]) -> dict[str, str]:
         """An alone arm (module docstring): walked ungated, its exits dropped; the other
