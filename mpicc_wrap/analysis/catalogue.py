@@ -488,6 +488,30 @@ WRITES_ONLY_ARGS: dict[str, frozenset[int]] = {
 }
 
 
+# External functions whose writes derive from the memory only these arguments point to,
+# not from what the destination held: ``memset(p, 0, n)`` stores its second argument,
+# ``memcpy(d, s, n)`` what ``s`` points to.  An unknown function is taken to write
+# values derived from all it is given, the destination's old contents too, so a
+# function that clears a struct whose type some other object of the file leaves
+# per-process wrote it per-process in its summary (hdf5's ``H5O_loc_reset(loc)``:
+# ``HDmemset(loc, 0, sizeof(H5O_loc_t)); loc->addr = HADDR_UNDEF;``).
+READS_MEMORY_OF: dict[str, frozenset[int]] = {
+    **dict.fromkeys(("memset", "bzero", "explicit_bzero", "__builtin_memset",
+                     "__builtin___memset_chk"), frozenset()),
+    **dict.fromkeys(("memcpy", "memmove", "strcpy", "strncpy", "stpcpy", "stpncpy",
+                     "__builtin_memcpy", "__builtin_memmove", "__builtin___memcpy_chk",
+                     "__builtin___memmove_chk", "__builtin___strcpy_chk",
+                     "__builtin___strncpy_chk", "__builtin___stpcpy_chk"),
+                    frozenset({1})),
+}
+
+
+def read_args(name: str) -> frozenset[int] | None:
+    """The arguments whose pointed-to memory a call of the external function ``name``
+    may read into what it writes (None: any)."""
+    return READS_MEMORY_OF.get(name)
+
+
 def written_args(name: str) -> frozenset[int] | None:
     """The argument positions a call of the external function ``name`` may write
     through (None: any not declared pointer-to-const)."""

@@ -137,3 +137,47 @@ def test_a_detached_call_keeps_the_callees_own_per_process_writes() -> None:
     own = rd.effects("mk")[1]
     assert "f:p.flags:0" in own and "f:p.vn:0" not in own
     assert rd.effects("mk_d")[1] == own
+
+
+# hdf5's H5O_loc_reset: a function that clears the struct it is given, in a file
+# where another function leaves that struct type's fields per-process
+CLEARS = """void *memset(void *, int, unsigned long);
+struct loc { long addr; int holding; };
+void loc_reset(struct loc *l) { memset(l, 0, sizeof(struct loc)); l->addr = -1; }
+void copy_from(struct loc *l, const struct loc *s) { memcpy(l, s, sizeof(struct loc)); }
+void touch(struct loc *l) { int me; MPI_Comm_rank(0, &me); l->holding = me;
+    if (me == 0) loc_reset(l); }
+"""
+
+
+def test_clearing_a_struct_writes_what_the_call_stores() -> None:
+    """``memset`` stores its second argument, ``memcpy`` what its source points to:
+    not what the destination held (catalogue.READS_MEMORY_OF), so the clearing
+    function writes nothing per-process, the copying one what it is given."""
+    rd, _ = analyse(CLEARS.replace("void copy_from", "void *memcpy(void *, const void *, "
+                                   "unsigned long);\nvoid copy_from"))
+    assert rd.effects("loc_reset")[1] == []
+    assert rd.effects("copy_from")[1] == []
+    assert rd.effects("touch")[1] == ["f:loc.addr:0", "f:loc.holding:0", "p0:1"]
+
+
+# hdf5's FUNC_ENTER: each function of a package sets the package's init flag once,
+# and a caller may pass it a per-process pointer
+INIT_FLAG = """struct loc { long addr; };
+static int init_g = 0;
+static int pkg_init(void) { return 0; }
+int loc_reset(struct loc *l) {
+    if (!init_g) { init_g = 1; if (pkg_init() < 0) init_g = 0; }
+    l->addr = -1; return 0; }
+int touch(struct loc *l, struct loc *m) { int me; MPI_Comm_rank(0, &me);
+    loc_reset(me ? l : m); return 0; }
+"""
+
+
+def test_a_lazy_initialisation_called_with_a_per_process_argument() -> None:
+    """What a function of the file makes in its lazy initialisation from something
+    else than its arguments stays single-valued in its caller's summary, as when a
+    caller in another file applies its summary (``Expressions._call_detached``)."""
+    rd, _ = analyse(INIT_FLAG)
+    assert "g:init_g:0" not in rd.effects("touch")[1]
+    assert rd.effects("touch")[1] == ["f:loc.addr:0"]

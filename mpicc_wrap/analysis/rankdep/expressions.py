@@ -225,6 +225,10 @@ class Expressions(CallbackCalls, Visitor):
         self._old_writes: dict[str, set[Loc]] = {}
         self._pinned_new: dict[str, frozenset[str]] = {}
         self._pinned_tied: dict[str, frozenset[str] | None] = {}
+        # ... and what a detached function's arguments reach (``solver.arg_writes`` of
+        # the first solve), asked only for one with lazy initialisations, once each
+        self._tied_of: Callable[[str], list[str] | None] | None = None
+        self._tied_memo: dict[str, frozenset[str] | None] = {}
 
     def _stmt(self, s: c_ast.Node | None) -> dict[str, str]:
         raise NotImplementedError  # statements.Statements
@@ -753,8 +757,10 @@ class Expressions(CallbackCalls, Visitor):
             return self._call_mpi(e, entry, args)
         fn = None if name else self._value(e.name)
         summary = self._external.get(name or "")
+        read = catalogue.read_args(name or "") if summary is None else None
         derived = next((r for r in values if r), None) or fn or self._pointed(
-            args, True, summary is not None)
+            args if read is None else [a for i, a in enumerate(args) if i in read], True,
+            summary is not None)
         ranked = summary.rank_writes if summary is not None else None
         result = derived
         if summary is not None and (summary.returns_rank
@@ -1016,9 +1022,14 @@ class Expressions(CallbackCalls, Visitor):
         if derived or gate:  # _write adds the gates, as for the caller's own writes
             tokens = self._pinned_writes.get(name, [])
             new = self._pinned_new.get(name, frozenset())
+            inits = self._pinned_inits.get(name, frozenset())
             if not derived:  # the gate alone: not what lazy initialisations make
-                inits = self._pinned_inits.get(name, frozenset())
                 tokens = [t for t in tokens if t not in inits]
+            elif inits and (tied_args := self._reached_by_arguments(name)) is not None:
+                # nor, from the arguments, what they make from something else (the
+                # package's init flag of hdf5's FUNC_ENTER, set to TRUE), as
+                # ``_call`` applies another file's summary
+                tokens = [t for t in tokens if t not in inits or t in tied_args]
             self._write(self._summary_targets([t for t in tokens if t not in new], args,
                                               frozenset()), derived, strong=False)
             tied = self._pinned_tied.get(name)  # new memory: as _write_new
@@ -1031,6 +1042,13 @@ class Expressions(CallbackCalls, Visitor):
                 self._write([("env", x)], self.store.get(deref(Local(name, f.params[i]))),
                             strong=False)
         return derived or self.store.get(Ret(name))
+
+    def _reached_by_arguments(self, name: str) -> frozenset[str] | None:
+        """The ``arg_writes`` tokens of the detached function ``name`` (None: unknown)."""
+        if name not in self._tied_memo:
+            tokens = self._tied_of(name) if self._tied_of is not None else None
+            self._tied_memo[name] = None if tokens is None else frozenset(tokens)
+        return self._tied_memo[name]
 
     def _arg_gate(self, arg: c_ast.Node) -> str | None:
         """The gate under which a callee's writes to the fields behind the pointer
