@@ -552,6 +552,16 @@ def joins_another(call: c_ast.FuncCall, other: c_ast.FuncCall) -> bool:
         and _distinct_constants([args[1], args2[1]], frozenset(), {})
 
 
+def _handle_writes(defn: c_ast.FuncDef) -> tuple[_Writes, _Decls, set[str]]:
+    """The writes and declarations of a function body, and its parameter names: what
+    tells a handle the function made (``sole_constructors``, ``opened_files``)."""
+    scan = _Writes()
+    scan.visit(defn.body)
+    decls = _Decls()
+    decls.visit(defn.body)
+    return scan, decls, set(param_names(defn.decl))
+
+
 def opened_files(defn: c_ast.FuncDef) -> dict[str, str]:
     """Local file handles that nothing in the function writes but ``MPI_File_open``
     calls (and a declaration without initializer; ``MPI_File_close`` aside), each
@@ -559,11 +569,7 @@ def opened_files(defn: c_ast.FuncDef) -> dict[str, str]:
     all pass the same: whichever of them opened the file, its collectives are those
     of that communicator's group (MPI-4 §14.2.1).  hdf5's ``t_mpi.c`` opens ``fh`` in
     both arms of ``if (color == 0)``, on the communicator of each colour."""
-    scan = _Writes()
-    scan.visit(defn.body)
-    decls = _Decls()
-    decls.visit(defn.body)
-    params = set(param_names(defn.decl))
+    scan, decls, params = _handle_writes(defn)
     opened: dict[str, list[str]] = {}
     for site in scan.constructors:
         call = site.node
@@ -591,11 +597,7 @@ def sole_constructors(defn: c_ast.FuncDef) -> dict[str, c_ast.FuncCall]:
     ``MPI_UNDEFINED`` writes ``MPI_COMM_NULL``, no communicator, so it does not count
     (MPICH's ``ctxsplit.c``: ``if (P) split(c, 1, ..., &new) else split(c,
     MPI_UNDEFINED, ..., &new)``: the members of ``new`` all made the first call)."""
-    scan = _Writes()
-    scan.visit(defn.body)
-    decls = _Decls()
-    decls.visit(defn.body)
-    params = set(param_names(defn.decl))
+    scan, decls, params = _handle_writes(defn)
     made: dict[str, list[c_ast.FuncCall]] = {}
     nulls: dict[str, int] = {}
     for site in scan.constructors:
