@@ -26,7 +26,10 @@ A call through a struct field (``io_info->io_ops.single_write(io_info, ...)``,
 function-pointer type, directly or through a typedef; ``field_pointer_params`` keys
 those by the field's name (``.single_write``), keeping for a name several structs
 share only what every one of them declares.  Without it hdf5's selection iterators
-wrote the ``const H5S_t *`` dataspace they were given.
+wrote the ``const H5S_t *`` dataspace they were given.  The structs of system headers
+are blanked, so a field of one that shares a name with a user struct's takes the user
+struct's prototype (an assumption: a system struct's callback of the same name that
+writes through an argument the user's declares const).
 """
 
 from __future__ import annotations
