@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Callable
 
 from pycparser import c_ast
 
@@ -151,11 +152,7 @@ class _Function:
         nowhere else: every constructor call makes a new one), and one of them is
         nonblocking or on a communicator whose members run in lockstep
         (``_lockstep``)."""
-        if self._apart(a, b):
-            return True
-        ka, kb = self._token_kind(a), self._token_kind(b)
-        return ka is not None and kb is not None and ka[1] != kb[1] and (
-            self._lockstep(ka[1]) or self._lockstep(kb[1]))
+        return self._apart(a, b, self._lockstep)
 
     def _lockstep(self, ident: str) -> bool:
         """The communicator ``ident`` (``_token_kind``) is one the function creates, and
@@ -198,10 +195,13 @@ class _Function:
         return not any(any(map(splits, cl.frontier)) for cl in static_pass(
             self.cfg, events, splits, None, self._regions, self._apart))
 
-    def _apart(self, a: str, b: str) -> bool:
-        """``independent`` without ``_lockstep``: one of them nonblocking."""
+    def _apart(self, a: str, b: str, lockstep: Callable[[str], bool] | None = None
+               ) -> bool:
+        """``independent``; without ``lockstep``, only when one of them is nonblocking
+        (``_in_lockstep``'s own pass)."""
         ka, kb = self._token_kind(a), self._token_kind(b)
-        return ka is not None and kb is not None and ka[1] != kb[1] and (ka[0] or kb[0])
+        return ka is not None and kb is not None and ka[1] != kb[1] and (
+            ka[0] or kb[0] or lockstep is not None and (lockstep(ka[1]) or lockstep(kb[1])))
 
     def _token_kind(self, token: str) -> tuple[bool, str] | None:
         """(nonblocking, the communicator's identity) of a collective token; None when

@@ -570,16 +570,18 @@ def opened_files(defn: c_ast.FuncDef) -> dict[str, str]:
     of that communicator's group (MPI-4 §14.2.1).  hdf5's ``t_mpi.c`` opens ``fh`` in
     both arms of ``if (color == 0)``, on the communicator of each colour."""
     scan, decls, params = _handle_writes(defn)
+    spec = lookup("MPI_File_open")
+    assert spec is not None and spec.creates is not None and spec.comm is not None
     opened: dict[str, list[str]] = {}
     for site in scan.constructors:
         call = site.node
         assert isinstance(call, c_ast.FuncCall)
         args = call.args.exprs if call.args is not None else []
-        if callee(call) != "MPI_File_open" or len(args) < 5:
+        if callee(call) != spec.name or len(args) <= spec.creates:
             continue
-        handle = _address_of(args[4])
+        handle = _address_of(args[spec.creates])
         if isinstance(handle, c_ast.ID) and handle.name not in params:
-            opened.setdefault(handle.name, []).append(positions.c_text(args[0]))
+            opened.setdefault(handle.name, []).append(positions.c_text(args[spec.comm]))
     out: dict[str, str] = {}
     for name, comms in opened.items():
         inits = decls.found.get(name, [])

@@ -216,7 +216,7 @@ class Expressions(CallbackCalls, Visitor):
         # per owned local, the gates it was last allocated under (serials of the
         # ``_gated`` frames being walked, and the gate); per function, the memory it
         # wrote as new memory and otherwise; per detached function, the tokens of its
-        # ``_pinned_writes`` made only in new memory, and those its arguments reach
+        # ``_pinned_writes`` made only in new memory
         self._allocators: frozenset[str] = frozenset()
         self._allocated: dict[str, tuple[tuple[int, ...], str | None]] = {}
         self._frames: list[int] = []
@@ -224,9 +224,9 @@ class Expressions(CallbackCalls, Visitor):
         self._new_writes: dict[str, set[Loc]] = {}
         self._old_writes: dict[str, set[Loc]] = {}
         self._pinned_new: dict[str, frozenset[str]] = {}
-        self._pinned_tied: dict[str, frozenset[str] | None] = {}
         # ... and what a detached function's arguments reach (``solver.arg_writes`` of
-        # the first solve), asked only for one with lazy initialisations, once each
+        # the first solve), asked only for one that writes new memory or has lazy
+        # initialisations, once each
         self._tied_of: Callable[[str], list[str] | None] | None = None
         self._tied_memo: dict[str, frozenset[str] | None] = {}
 
@@ -1032,8 +1032,8 @@ class Expressions(CallbackCalls, Visitor):
                 tokens = [t for t in tokens if t not in inits or t in tied_args]
             self._write(self._summary_targets([t for t in tokens if t not in new], args,
                                               frozenset()), derived, strong=False)
-            tied = self._pinned_tied.get(name)  # new memory: as _write_new
-            if derived:
+            if derived and new:  # new memory: as _write_new
+                tied = self._reached_by_arguments(name)
                 self._write_new_tokens([t for t in tokens if t in new and (
                     tied is None or t in tied)], args, frozenset(), derived)
         for i, arg in enumerate(args):

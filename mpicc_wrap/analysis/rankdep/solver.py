@@ -299,8 +299,6 @@ class RankDependence(Statements):
         clone._pinned_inits = {n: frozenset(self.init_writes(n)) for n in clone._pinned}
         clone._tied_of, clone._tied_memo = self.arg_writes, {}
         clone._pinned_new = {n: frozenset(self.new_writes(n)) for n in clone._pinned}
-        clone._pinned_tied = {n: None if (t := self.arg_writes(n)) is None else frozenset(t)
-                              for n, new in clone._pinned_new.items() if new}
         clone._solve()
         return clone
 
