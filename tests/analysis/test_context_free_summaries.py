@@ -181,3 +181,44 @@ def test_a_lazy_initialisation_called_with_a_per_process_argument() -> None:
     rd, _ = analyse(INIT_FLAG)
     assert "g:init_g:0" not in rd.effects("touch")[1]
     assert rd.effects("touch")[1] == ["f:loc.addr:0"]
+
+
+# hypre's hypre_StructMapFineToCoarse(findex, index, stride, cindex): its file passes
+# the corners of local boxes (per-process), another file a copy of the global box
+THROUGH_PARAMS = """
+typedef struct box { int lo[3]; int hi[3]; } Box;
+int G;
+int map(int *f, int *s, int *c) { c[0] = f[0] / s[0]; return 0; }
+int first(int *f) { return f[0] > 1; }
+void rank_into(int *r) { MPI_Comm_rank(0, r); }
+void local_box(Box *b, int *s) { int me; MPI_Comm_rank(0, &me); b->lo[0] = me;
+    map(b->lo, s, b->lo); if (first(b->lo)) G = 1; }
+void set_g(void) { rank_into(&G); }
+"""
+
+
+@pytest.mark.parametrize(("func", "returns", "ranked"), [
+    # reads through its parameters see the argument, not its file's per-process boxes
+    ("map", False, []),
+    ("first", False, []),
+    # (and in what its file passes: writes reach the first solve's places)
+    ("rank_into", False, ["g:G:0", "p0:1"]),
+    # a callee's per-process write through a parameter still lands in what it is given
+    ("set_g", False, ["g:G:0"]),
+    # the callee may read the per-process box it is given: as a caller in another file
+    ("local_box", False, ["f:box.lo:1", "g:G:0"]),
+])
+def test_reads_through_parameters_see_the_arguments(func: str, returns: bool,
+                                                    ranked: list[str]) -> None:
+    rd, _ = analyse(THROUGH_PARAMS)
+    got_returns, got_ranked, _ = rd.effects(func)
+    assert (got_returns, got_ranked) == (returns, ranked)
+
+
+def test_the_file_still_reads_its_boxes_through_the_parameters() -> None:
+    """The file's own findings keep what its callers pass (its own solve)."""
+    body = THROUGH_PARAMS + """
+    int main(void) { Box b; int s[3] = {2, 2, 2}; local_box(&b, s);
+        if (first(b.lo)) MPI_Barrier(0);
+        return 0; }"""
+    assert verdicts(body) == [True]

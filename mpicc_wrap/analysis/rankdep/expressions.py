@@ -526,10 +526,10 @@ class Expressions(CallbackCalls, Visitor):
             sub = self._value(e.subscript)
             where = sub or self._place(e.name, self._value(e.name))
             kind = NEW if self._new_place(e) else "loc"
-            return [(kind, k) for k in sorted(self._pointees(e.name), key=str)], where
+            return [(kind, k) for k in sorted(self._pointees(e.name, True), key=str)], where
         if isinstance(e, c_ast.UnaryOp) and e.op == "*":
             kind = NEW if self._new_place(e) else "loc"
-            return ([(kind, k) for k in sorted(self._pointees(e.expr), key=str)],
+            return ([(kind, k) for k in sorted(self._pointees(e.expr, True), key=str)],
                     self._place(e.expr, self._value(e.expr)))
         if isinstance(e, c_ast.StructRef):
             where = self._place(e.name, self._value(e.name)) if e.type == "->" \
@@ -1009,39 +1009,53 @@ class Expressions(CallbackCalls, Visitor):
         """A call of a function detached from its callers (``solver._detached``),
         applied as a caller in another file applies its summary: what its closure
         writes is per-process when an argument (or a tracked local passed as ``&x``)
-        or the gate is; its result when an argument or its own result is.  Memory the
-        arguments point to is not asked: the callee's own walk reads it from the
-        store, and what it writes from it is its own ``rank_writes``, which the
-        caller's closure includes (fftw3's ``mkproblem_dft_d(sz, ...)`` calls
-        ``mkproblem_dft`` on a tensor with per-process fields; all of what
-        ``mkproblem_dft`` writes became per-process in ``mkproblem_dft_d``'s
-        summary).  A tracked local passed as ``&x`` still takes what the callee
-        writes through that parameter per-process by itself."""
+        or the gate is; its result when an argument or its own result is.  So is, when
+        an argument points to memory that differs between processes, the result and
+        what the closure writes from its arguments (``arg_writes``): the callee's own
+        walk reads only the argument's memory (``PointsTo``).  Before that rule its
+        walk read the caller's memory, and the caller's closure took its per-process
+        writes; only those from the arguments are, not all (fftw3's
+        ``mkproblem_dft_d(sz, ...)`` calls ``mkproblem_dft`` on a tensor with
+        per-process fields; all of what ``mkproblem_dft`` writes became per-process
+        in ``mkproblem_dft_d``'s summary).  A tracked local passed as ``&x`` still
+        takes what the callee writes through that parameter per-process by itself."""
         f = self._funcs[name]
         derived = next((r for r in values if r), None) or self._pointed(args, False, True)
-        if derived or gate:  # _write adds the gates, as for the caller's own writes
-            tokens = self._pinned_writes.get(name, [])
-            new = self._pinned_new.get(name, frozenset())
-            inits = self._pinned_inits.get(name, frozenset())
-            if not derived:  # the gate alone: not what lazy initialisations make
-                tokens = [t for t in tokens if t not in inits]
-            elif inits and (tied_args := self._reached_by_arguments(name)) is not None:
-                # nor, from the arguments, what they make from something else (the
-                # package's init flag of hdf5's FUNC_ENTER, set to TRUE), as
-                # ``_call`` applies another file's summary
-                tokens = [t for t in tokens if t not in inits or t in tied_args]
-            self._write(self._summary_targets([t for t in tokens if t not in new], args,
-                                              frozenset()), derived, strong=False)
-            if derived and new:  # new memory: as _write_new
-                tied = self._reached_by_arguments(name)
-                self._write_new_tokens([t for t in tokens if t in new and (
-                    tied is None or t in tied)], args, frozenset(), derived)
+        pointed = None if derived else self._pointed(args, True, False)
+        if derived or pointed or gate:  # _write adds the gates, as for the caller's own
+            self._detached_writes(name, args, derived, pointed, gate)
         for i, arg in enumerate(args):
             x = _address_of(arg)
             if i < len(f.params) and f.params[i] and x is not None and self._exchanged(arg):
                 self._write([("env", x)], self.store.get(deref(Local(name, f.params[i]))),
                             strong=False)
-        return derived or self.store.get(Ret(name))
+        return derived or pointed or self.store.get(Ret(name))
+
+    def _detached_writes(self, name: str, args: list[c_ast.Node], derived: str | None,
+                         pointed: str | None, gate: str | None) -> None:
+        """What ``_call_detached`` writes: everything the closure writes, per-process
+        with ``derived``; the writes from the arguments with ``pointed``; the rest
+        under the gates only, but what lazy initialisations make from something else
+        (the package's init flag of hdf5's ``FUNC_ENTER``, set to TRUE), as ``_call``
+        applies another file's summary; new memory under no gate (``_write_new``)."""
+        tokens = self._pinned_writes.get(name, [])
+        new = self._pinned_new.get(name, frozenset())
+        inits = self._pinned_inits.get(name, frozenset())
+        tied = self._reached_by_arguments(name) if derived or pointed or new else None
+        from_args = [t for t in tokens if tied is None or t in tied]
+        if derived:
+            tokens = [t for t in tokens if t not in inits or tied is None or t in tied]
+        else:
+            tokens = [t for t in tokens if t not in inits]
+            if pointed:
+                self._write(self._summary_targets([t for t in from_args if t not in new],
+                                                  args, frozenset()), pointed, strong=False)
+        if derived or gate:
+            self._write(self._summary_targets([t for t in tokens if t not in new], args,
+                                              frozenset()), derived, strong=False)
+        if new and (why := derived or pointed):
+            self._write_new_tokens([t for t in from_args if t in new], args, frozenset(),
+                                   why)
 
     def _reached_by_arguments(self, name: str) -> frozenset[str] | None:
         """The ``arg_writes`` tokens of the detached function ``name`` (None: unknown)."""
@@ -1196,4 +1210,4 @@ class Expressions(CallbackCalls, Visitor):
             return [("env", arg.name)]  # type: ignore[attr-defined]
         if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
             return self._lvalue(arg.expr)[0]
-        return [("loc", k) for k in sorted(self._pointees(arg), key=str)]
+        return [("loc", k) for k in sorted(self._pointees(arg, True), key=str)]

@@ -283,14 +283,17 @@ class RankDependence(Statements):
         function of ``*varp``, is called in its file with a per-process ``varp``, so
         its summary said ``returns_rank``, and every file that checks a variable's
         size with it took the result as per-process.  Points-to facts are the first
-        solve's (the same program); only the per-process facts are solved again, and
-        only when some exported function has a per-process parameter or gate there."""
+        solve's (the same program), but a read through a parameter sees the
+        argument's memory only (``PointsTo``); only the per-process facts are solved
+        again, and only when some exported function has a per-process parameter or
+        gate there, or a parameter that points to per-process memory."""
         store = self.store
         if store.gave_up or not self.defers and not any(map(self._attached, self._exported)):
             return self
         fresh = store.copy()
         fresh.multi, fresh.bits, fresh.fallback = {}, {}, None
         clone = self._clone(fresh)
+        clone._bare = self._exported  # reads through parameters: the argument's memory
         clone._ever = {n: {} for n in self._funcs}
         clone._pinned = self._exported
         clone._defer = True
@@ -396,11 +399,13 @@ class RankDependence(Statements):
 
     def _attached(self, name: str) -> bool:
         """Some call in the TU passes ``name`` a per-process argument, or calls it, or
-        passes it a pointer, under a per-process gate."""
+        passes it a pointer, under a per-process gate, or a pointer to memory that
+        differs between processes."""
         multi = self.store.multi
         return Ctl(name) in multi or any(
             Param(name, i) in multi or Ctl(f"{name}.{p}") in multi
             or deref(Local(name, p)) in multi  # &x of a per-process x (or its own write)
+            or any(map(self.store.get, self.store.pts.get(Local(name, p), ())))
             for i, p in enumerate(self._funcs[name].params) if p)
 
     def _clone(self, store: Store) -> RankDependence:
