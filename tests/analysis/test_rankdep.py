@@ -775,6 +775,46 @@ def test_a_break_out_of_a_switch_gates_the_locals_written_after_it() -> None:
         return 0; }""") == [False, True, False, True]
 
 
+CASES = """int main(void) { int rank, y = 0, x = 0, k = foo(1);
+    MPI_Comm_rank(0, &rank);
+    switch (k) {
+    case 1: x = rank; END
+    case 2: y = x; break;
+    default: break;
+    }
+    if (y) ;
+    if (x) ;
+    return 0; }"""
+
+
+@pytest.mark.parametrize(("end", "expected"), [
+    ("break;", [False, False, True]),  # case 2 starts from the switch's entry
+    ("return 0;", [False, False, False]),
+    ("{ foo(2); break; }", [False, False, True]),
+    ("goto out; out: ;", [False, True, True]),  # the label falls through to case 2
+    ("", [False, True, True]),  # falls through: y = x reads the rank
+    ("if (k) break;", [False, False, True, True]),  # may fall through
+])
+def test_a_case_after_a_jump_starts_from_the_switch_entry(end: str,
+                                                          expected: list[bool]) -> None:
+    """What a case writes before its ``break`` reaches the end of the switch, not the
+    next case; a case it falls into does see it.  Verdicts: the switch's test,
+    ``if (y)``, ``if (x)``."""
+    assert verdicts(CASES.replace("END", end)) == expected
+
+
+def test_a_break_inside_a_loop_in_a_case_stays_in_the_loop() -> None:
+    """A loop's ``break`` leaves the loop, not the case: the case falls through."""
+    assert verdicts("""int main(void) { int rank, y = 0, x = 0, k = foo(1), i;
+        MPI_Comm_rank(0, &rank);
+        switch (k) {
+        case 1: x = rank; for (i = 0; i < 3; i++) break;
+        case 2: y = x; break;
+        }
+        if (y) ;
+        return 0; }""") == [False, False, True]
+
+
 # -- memory that a function called by some ranks only may write --------------------------
 
 CALLED_BY_ROOT = """

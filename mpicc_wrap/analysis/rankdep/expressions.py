@@ -130,6 +130,10 @@ class Expressions(CallbackCalls, Visitor):
         self._ever: dict[str, dict[str, str]] = {n: {} for n in funcs}
         self._env: dict[str, str] = {}
         self._entry: dict[str, str] = {}  # env at the innermost switch's entry
+        # per enclosing switch or loop, innermost last: the env its breaks leave with (a
+        # switch's), None for a loop (statements.visit_Case)
+        self._breaks: list[dict[str, str] | None] = []
+        self._case_jumped = False  # the case before ended in break/return/goto
         self._ctrl: str | None = None
         # The gate of writes to tracked locals: ``_ctrl`` less the multi-valued ``if``
         # tests, which gate those writes at their join instead (statements.visit_If);

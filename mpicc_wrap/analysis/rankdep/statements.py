@@ -221,6 +221,8 @@ class Statements(Expressions):
                 self._taint(name, reason)
 
     def visit_Break(self, s: c_ast.Node) -> dict[str, str]:
+        if self._breaks and (left := self._breaks[-1]) is not None:
+            self._breaks[-1] = join(left, self._env)  # reaches the switch's end
         return self._exit("brk")
 
     def visit_Continue(self, s: c_ast.Node) -> dict[str, str]:
@@ -360,6 +362,7 @@ class Statements(Expressions):
         # exit, where the processes that left earlier join.  Not with a multi-valued
         # continue (who skipped the rest of a round comes back) nor with goto.
         phi = self._func is not None and not self._func.has_goto
+        self._breaks.append(None)
         with self._join_frame() as written, self._loop_skips() as skipped:
             while True:
                 before = dict(self._env)
@@ -382,6 +385,7 @@ class Statements(Expressions):
                         self._env == before or self._unread(s, self._env.keys() - before)):
                     self._loops[id(s)] = (dict(self._env), gate)
                     break
+        self._breaks.pop()
         self._gate_at_join(written, gate)
         return out
 
@@ -405,22 +409,34 @@ class Statements(Expressions):
 
     def visit_Switch(self, s: c_ast.Switch) -> dict[str, str]:
         cond = self._value(s.cond)
-        saved, self._entry = self._entry, dict(self._env)
+        saved = self._entry, self._case_jumped
+        self._entry, self._case_jumped = dict(self._env), False
+        self._breaks.append({})
         with self._join_frame() as written, self._gated(cond):
             gates = self._stmt(s.stmt)
+        left = self._breaks.pop() or {}
         # who broke out early skipped the writes after the break
         self._gate_at_join(written, gates.get("brk"))
-        self._env = join(self._entry, self._env)
-        self._entry = saved
+        self._env = join(join(self._entry, self._env), left)
+        self._entry, self._case_jumped = saved
         return {k: v for k, v in gates.items() if k != "brk"}
 
     def visit_Case(self, s: c_ast.Node) -> dict[str, str]:
-        self._env = join(self._env, self._entry)
+        """A case label is reached from the switch's test, with the facts of its entry,
+        and by falling through from the case before, unless that one ended in a jump:
+        its facts leave with its ``break`` (``visit_Break``, joined at the switch's end)
+        or its ``return`` or ``goto``.  Before, every case began with what all the
+        cases before it wrote: hypre's ``hypre_ILUSetup`` picks a permutation by
+        ``switch (ilu_type)``; the per-process ``perm`` one case computes, passed as
+        ``&perm`` to the next case's call, made that call's writes to the matrix
+        per-process."""
+        self._env = dict(self._entry) if self._case_jumped else join(self._env, self._entry)
         gates: dict[str, str] = {}
         for item in s.stmts or []:
             _end_at_labels(gates, item)
             with self._gated(next(iter(gates.values()), None)):
                 gates = {**self._stmt(item), **gates}
+        self._case_jumped = _ends_in_jump(s.stmts or [])
         return gates
 
     visit_Default = visit_Case
@@ -480,6 +496,15 @@ def _leaving(gates: dict[str, str]) -> str | None:
     warning of pnetcdf's ``ncmpio_wait.c``, whose request loops skip entries per
     process; corpus ``correct_continue_skips_the_rest_of_a_round``)."""
     return next((v for k, v in gates.items() if k != "cont"), None)
+
+
+def _ends_in_jump(items: list[c_ast.Node]) -> bool:
+    """The last of ``items`` (a case's statements) is a ``break``, ``return`` or
+        ``goto``, or a block that ends in one: no fall-through to the next case."""
+    last = items[-1] if items else None
+    while isinstance(last, c_ast.Compound):
+        last = last.block_items[-1] if last.block_items else None
+    return isinstance(last, (c_ast.Break, c_ast.Return, c_ast.Goto))
 
 
 def _end_at_labels(gates: dict[str, str], item: c_ast.Node) -> None:
