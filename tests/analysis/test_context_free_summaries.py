@@ -53,9 +53,14 @@ void setup_var(Var *v) { int me; MPI_Comm_rank(0, &me); if (me == 0) sbump(v); }
 ])
 def test_summary_as_a_caller_in_another_file_sees_it(func: str, returns: bool,
                                                       ranked: list[str]) -> None:
-    rd, _ = analyse(OWN_FILE)
-    got_returns, got_ranked, _ = rd.effects(func)
-    assert (got_returns, got_ranked) == (returns, ranked)
+    assert summary_of(OWN_FILE, func) == (returns, ranked)
+
+
+def summary_of(source: str, func: str) -> tuple[bool, list[str]]:
+    """``returns_rank`` and ``rank_writes`` of ``func``'s summary."""
+    rd, _ = analyse(source)
+    returns, ranked, _ = rd.effects(func)
+    return returns, ranked
 
 
 def test_the_file_itself_still_sees_its_callers() -> None:
@@ -210,9 +215,7 @@ void set_g(void) { rank_into(&G); }
 ])
 def test_reads_through_parameters_see_the_arguments(func: str, returns: bool,
                                                     ranked: list[str]) -> None:
-    rd, _ = analyse(THROUGH_PARAMS)
-    got_returns, got_ranked, _ = rd.effects(func)
-    assert (got_returns, got_ranked) == (returns, ranked)
+    assert summary_of(THROUGH_PARAMS, func) == (returns, ranked)
 
 
 def test_the_file_still_reads_its_boxes_through_the_parameters() -> None:
