@@ -229,8 +229,9 @@ class Expressions(CallbackCalls, Visitor):
         self._old_writes: dict[str, set[Loc]] = {}
         self._pinned_new: dict[str, frozenset[str]] = {}
         # ... and what a detached function's arguments reach (``solver.arg_writes`` of
-        # the first solve), asked only for one that writes new memory or has lazy
-        # initialisations, once each
+        # the first solve), asked only for a call with an argument pointing to
+        # per-process memory, or a per-process argument to one that writes new memory
+        # or has lazy initialisations; once each
         self._tied_of: Callable[[str], list[str] | None] | None = None
         self._tied_memo: dict[str, frozenset[str] | None] = {}
 
@@ -1045,7 +1046,8 @@ class Expressions(CallbackCalls, Visitor):
         tokens = self._pinned_writes.get(name, [])
         new = self._pinned_new.get(name, frozenset())
         inits = self._pinned_inits.get(name, frozenset())
-        tied = self._reached_by_arguments(name) if derived or pointed or new else None
+        asked = pointed or derived and (inits or new)  # only then are they read below
+        tied = self._reached_by_arguments(name) if asked else None
         from_args = [t for t in tokens if tied is None or t in tied]
         if derived:
             tokens = [t for t in tokens if t not in inits or tied is None or t in tied]

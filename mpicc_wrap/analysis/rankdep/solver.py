@@ -405,7 +405,7 @@ class RankDependence(Statements):
         return Ctl(name) in multi or any(
             Param(name, i) in multi or Ctl(f"{name}.{p}") in multi
             or deref(Local(name, p)) in multi  # &x of a per-process x (or its own write)
-            or any(map(self.store.get, self.store.pts.get(Local(name, p), ())))
+            or self.store.first(self.store.pts.get(Local(name, p), set()))
             for i, p in enumerate(self._funcs[name].params) if p)
 
     def _clone(self, store: Store) -> RankDependence:

@@ -500,7 +500,7 @@ def _leaving(gates: dict[str, str]) -> str | None:
 
 def _ends_in_jump(items: list[c_ast.Node]) -> bool:
     """The last of ``items`` (a case's statements) is a ``break``, ``return`` or
-        ``goto``, or a block that ends in one: no fall-through to the next case."""
+    ``goto``, or a block that ends in one: no fall-through to the next case."""
     last = items[-1] if items else None
     while isinstance(last, c_ast.Compound):
         last = last.block_items[-1] if last.block_items else None
