@@ -269,6 +269,10 @@ class FunctionSummary:
     # tokens of ``writes`` it makes only into memory the call allocated, under the
     # gates of the allocation (owned.py): a caller writes them under none of its own
     new_writes: list[str] = field(default_factory=list)
+    # returns one parameter reduced over a communicator by a logical operation
+    # (analysis/rankdep/consensus.py ``Agreement``): [parameter index, "any" or
+    # "all", whether for any integer operand or only 0/1]; empty: not such a function
+    agreement: list[int | str | bool] = field(default_factory=list)
 
 
 @dataclass

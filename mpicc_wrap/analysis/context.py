@@ -22,6 +22,7 @@ from mpicc_wrap.analysis import callgraph, catalogue, cfg, failures, outputs
 from mpicc_wrap.analysis.callgraph import Callee, CallGraph
 from mpicc_wrap.analysis.orders import Events, fixed_sequence
 from mpicc_wrap.analysis.rankdep import owned
+from mpicc_wrap.analysis.rankdep.consensus import consensus_of
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary, ParsedTU
@@ -219,7 +220,9 @@ def _summary(ctx: Context, f: str) -> FunctionSummary:
         *(ctx.oracle.called_params(f) if exported else ([], {}, [])),
         arg_writes=ctx.oracle.arg_writes(f) if exported else None,
         init_writes=ctx.oracle.init_writes(f),
-        allocates=f in ctx.allocators, new_writes=ctx.oracle.new_writes(f))
+        allocates=f in ctx.allocators, new_writes=ctx.oracle.new_writes(f),
+        agreement=list(consensus_of(d.body, params, ctx.tu.handle_names) or ())
+        if exported else [])
 
 
 def _params(func: c_ast.FuncDef) -> list[str]:

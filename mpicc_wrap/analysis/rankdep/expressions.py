@@ -13,6 +13,14 @@ from mpicc_wrap.analysis.literals import int_expression
 from mpicc_wrap.analysis.rankdep import effects
 from mpicc_wrap.analysis.rankdep.callback_calls import CallbackCalls
 from mpicc_wrap.analysis.rankdep.communicators import handle_location, is_comm_null
+from mpicc_wrap.analysis.rankdep.consensus import (
+    TRUTH,
+    Agreement,
+    consensus_of,
+    from_summary,
+    truth_key,
+    zero_compared,
+)
 from mpicc_wrap.analysis.rankdep.exchanges import Arm, Exchange
 from mpicc_wrap.analysis.rankdep.layouts import union_members
 from mpicc_wrap.analysis.rankdep.lazyinit import flag_name
@@ -39,7 +47,7 @@ from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
 from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary
 
-__all__ = ["Expressions"]
+__all__ = ["Expressions", "join", "join_exits"]
 
 # How a seed of each catalogue kind is described in a reason.
 _KIND_REASON = {
@@ -111,7 +119,25 @@ def _field_called(fn: c_ast.Node) -> str:
 
 
 def join(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
-    return {**b, **a}
+    """The facts where two paths meet: a local is multi-valued if it is on either
+    path; its truth is uniform (``consensus.TRUTH`` keys) only if it is on each path
+    where the local is multi-valued."""
+    out = {**b, **a}
+    for key in [k for k in out if k[0] == TRUTH]:
+        name = key[1:]
+        if name in a and key not in a or name in b and key not in b:
+            del out[key]
+    return out
+
+
+def join_exits(a: dict[str, str], b: dict[str, str], a_left: bool,
+               b_left: bool) -> dict[str, str]:
+    """``join`` at the end of an ``if`` whose arm ``a`` or ``b`` left the function or
+    jumped to a label (``a_left``, ``b_left``: its facts went with the jump): only
+    the other arm's facts reach the statements after it."""
+    if a_left != b_left:
+        return dict(b if a_left else a)
+    return join(a, b)
 
 
 class Expressions(CallbackCalls, Visitor):
@@ -168,6 +194,7 @@ class Expressions(CallbackCalls, Visitor):
         # Under the success assumption (analysis/failures.py): id(test) -> which of its
         # outcomes happen only after a failure; such a test is single-valued.
         self._failures: dict[int, tuple[bool, bool]] = {}
+        self._agreements: dict[str, Agreement | None] = {}  # callee -> ``_agreement``
         # Every reason met in the current function, when it has "alone" tests
         # (statements.py: an exit taken only when alone in a communicator)
         self._reasons_in: set[str] | None = None
@@ -345,6 +372,36 @@ class Expressions(CallbackCalls, Visitor):
                 self._seen.setdefault(id(e), None)
         return r
 
+    def _test(self, e: c_ast.Node | None) -> str | None:
+        """``_value`` of the test of an ``if`` or loop, whose truth alone matters: a
+        value that differs but has the same truth everywhere (``consensus.py``) makes
+        the test single-valued, and the condition is recorded so."""
+        if e is None:
+            return None
+        before = self._seen.get(id(e))  # an earlier walk's reason stays (``_value``)
+        r = self._value(e)
+        if r is None or self._truth_of(e, r) is not None:
+            return r
+        if not self.store.readonly:
+            self._seen[id(e)] = before
+        return None
+
+    def _truth_of(self, e: c_ast.Node, r: str | None) -> str | None:
+        """Why the truth of ``e`` may differ, ``r`` being why its value may: None when
+        ``e`` (casts aside) is a tracked local or a field whose truth is uniform."""
+        if r is None:
+            return None
+        inner = uncast(e)
+        if isinstance(inner, c_ast.ID):
+            kind, name = self._target(inner.name)
+            if kind == "env" and isinstance(name, str) and truth_key(name) in self._env:
+                return None
+        elif isinstance(inner, c_ast.StructRef) and isinstance(uncast(inner.name), c_ast.ID):
+            if self.store.get_truth(self._field(inner)) is None \
+                    and self._struct_base(inner) is None:
+                return None
+        return r
+
     def generic_visit(self, node: c_ast.Node) -> str | None:
         reason = None
         for child in node:
@@ -393,11 +450,14 @@ class Expressions(CallbackCalls, Visitor):
         if e.op == "&" and (masked := self._masked(e)) is not None:
             return masked[0]
         left = self._value(e.left)
-        if e.op in ("&&", "||"):
+        if e.op in ("&&", "||"):  # 0 or 1, by the truth of each side
+            left = self._truth_of(e.left, left)
             with self._gated(left, weak=True):
-                right = self._value(e.right)
+                right = self._truth_of(e.right, self._value(e.right))
             return left or right
         right = self._value(e.right)
+        if (left or right) and (side := zero_compared(e)) is not None:
+            return self._truth_of(side, left if side is e.left else right)
         if self._within is not None and e.op in ("==", "!=") and self._null_test(e):
             return None  # constant on every member of the communicator
         if (left or right) and self._signs is not None and self._signs.sign_test(
@@ -456,10 +516,12 @@ class Expressions(CallbackCalls, Visitor):
         inner = self._value(e.expr)
         if e.op == "*":
             return self._place(e.expr, inner) or self.store.first(self._pointees(e.expr))
+        if e.op == "!":
+            return self._truth_of(e.expr, inner)
         return inner
 
     def visit_TernaryOp(self, e: c_ast.TernaryOp) -> str | None:
-        cond = self._value(e.cond)
+        cond = self._test(e.cond)
         arms = self._failures.get(id(e.cond))
         if arms is not None:  # only the arm a run without failures takes (failures.py)
             return self._value(e.iffalse if arms[0] else e.iftrue)
@@ -470,6 +532,7 @@ class Expressions(CallbackCalls, Visitor):
 
     def visit_Assignment(self, e: c_ast.Assignment) -> str | None:
         r = self._value(e.rvalue)
+        truthy = e.op == "=" and r is not None and self._truth_of(e.rvalue, r) is None
         if e.op == "=" and isinstance(place := uncast(e.lvalue), c_ast.ID):
             self._allocation(place.name, e.rvalue)
         targets, where = self._lvalue(e.lvalue)
@@ -484,7 +547,8 @@ class Expressions(CallbackCalls, Visitor):
             e.lvalue, constant(e.rvalue, self._handle_names))
         self._assign_global(uncast(e.lvalue), r, e.op == "=")
         with self._ungated(reset or self._flag_write(e.lvalue)):
-            self._write(targets, r, strong=e.op == "=")
+            self._write(targets, r, strong=e.op == "=",
+                        truthy=truthy and where is None)
             self._point(targets, self._pointees(e.rvalue))
             return r or self._ctrl
 
@@ -494,12 +558,15 @@ class Expressions(CallbackCalls, Visitor):
         return sub or base or self.store.first(self._pointees(e.name))
 
     def visit_StructRef(self, e: c_ast.StructRef) -> str | None:
-        if e.type == "->":
-            base = self._place(e.name, self._value(e.name)) or self.store.first(
-                self._pointees(e.name))
-        else:
-            base = self._value(e.name)
+        base = self._struct_base(e)
         return self.store.get(self._field(e), self._mask_of(e)) or base
+
+    def _struct_base(self, e: c_ast.StructRef) -> str | None:
+        """Why the object ``e`` reads a field of may differ between processes."""
+        if e.type == "->":
+            return self._place(e.name, self._value(e.name)) or self.store.first(
+                self._pointees(e.name))
+        return self._value(e.name)
 
     def visit_ExprList(self, e: c_ast.ExprList) -> str | None:
         reasons = [self._value(x) for x in e.exprs]
@@ -592,12 +659,15 @@ class Expressions(CallbackCalls, Visitor):
         return "sloc" if base.name in f.locals and base.name not in f.statics else "loc"
 
     def _write(self, targets: list[Target], reason: str | None, strong: bool,
-               mask: int | None = None) -> None:
+               mask: int | None = None, truthy: bool = False) -> None:
         """Write ``targets``, per-process when ``reason`` or the gate; ``mask``: only
         those bits of memory targets (``_write_bits``; a tracked local takes the whole
-        write)."""
+        write); ``truthy``: the value, per-process for ``reason``, has the same truth
+        everywhere (``consensus.py``), which a strong write under no gate keeps."""
         value, local = reason, reason or self._env_ctrl
         reason = reason or self._ctrl
+        truthy = truthy and strong and not self._weak and not self._ctrl \
+            and not self._entry_ctrl and mask is None
         record = self._func is not None and not self.store.readonly
         old: list[Loc] = []
         new: list[Loc] = []
@@ -606,7 +676,7 @@ class Expressions(CallbackCalls, Visitor):
                 fresh = kind == NEW  # under the gates of its allocation: none (owned.py)
                 why = value if fresh else reason or self._outside(kind, name)
                 if why:
-                    self.store.mark(name, why, mask)
+                    self.store.mark(name, why, mask, truthy)
                 if isinstance(name, Deref) and isinstance(name.base, Local):
                     self._through(name.base)
                 if record and kind != "sloc":
@@ -620,8 +690,11 @@ class Expressions(CallbackCalls, Visitor):
                     else None
             if local:
                 self._taint(name, local)
+                if truthy and not self._env_ctrl and kind != "envel":
+                    self._env[truth_key(name)] = local
             elif strong and not self._weak and kind != "envel":
                 self._env.pop(name, None)
+                self._env.pop(truth_key(name), None)
         if old or new:
             self._record_writes(old, new, value, reason, mask)
 
@@ -719,12 +792,28 @@ class Expressions(CallbackCalls, Visitor):
         return None if self._is_local_key(kind, loc) else self._entry_ctrl
 
     def _taint(self, name: str, reason: str) -> None:
-        """The tracked local ``name`` is multi-valued from here on."""
+        """The tracked local ``name`` is multi-valued from here on, and so may be its
+        truth."""
         self._env.setdefault(name, reason)
+        self._env.pop(truth_key(name), None)
         if self._func and not self.store.readonly:
             self._ever[self._func.name].setdefault(name, reason)
 
     # -- calls --------------------------------------------------------------------------
+
+    def _agreement(self, call: c_ast.FuncCall) -> Agreement | None:
+        """What a call of a function of this TU or of a summary votes
+        (``consensus.consensus_of``), if it is such a function."""
+        name = callee(call)
+        if name is None:
+            return None
+        if name not in self._agreements:
+            f = self._funcs.get(name)
+            summary = self._external.get(name)
+            found = consensus_of(f.body, f.params, self._handle_names) if f is not None \
+                else from_summary(summary.agreement) if summary is not None else None
+            self._agreements[name] = found
+        return self._agreements[name]
 
     def visit_FuncCall(self, e: c_ast.FuncCall) -> str | None:
         result = self._call(e)

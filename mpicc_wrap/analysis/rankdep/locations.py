@@ -282,6 +282,9 @@ class Store:
         # writes through a parameter, ``callbacks.py``), apart so that ``ANY`` does
         # not read them
         self.flags: dict[Loc, str] = {}
+        # locations of ``multi`` only ever written with values whose truth is the
+        # same on every process (``consensus.py``): a test of one is single-valued
+        self.truthy: dict[Loc, str] = {}
         self.fallback: str | None = None  # set when ANY got a per-process value
         self.gave_up = False  # the solver hit its walk cap
         self.reads: set[Fact] = set()  # facts read by the unit being walked
@@ -300,6 +303,7 @@ class Store:
         out.bits = {k: dict(v) for k, v in self.bits.items()}
         out.pts = {k: set(v) for k, v in self.pts.items()}
         out.flags = dict(self.flags)
+        out.truthy = dict(self.truthy)
         out.fallback, out.gave_up = self.fallback, self.gave_up
         return out
 
@@ -327,6 +331,22 @@ class Store:
                 return found
         return self.fallback
 
+    def get_truth(self, loc: Loc) -> str | None:
+        """``get`` for a test of the value at ``loc``: None also when every value
+        written there has the same truth on every process (``truthy``)."""
+        if loc is ANY or not self.truthy:
+            return self.get(loc)
+        if isinstance(loc, _NOT_MEMORY) and not self.gave_up:
+            self.reads.add(loc)
+            return None if loc in self.truthy else self.multi.get(loc)
+        for view in field_views(loc):
+            self.reads.add(view)
+            if (found := self.multi.get(view)) and view not in self.truthy:
+                return found
+            if self.bits and (found := _overlap(self.bits.get(view), None)):
+                return found
+        return self.fallback
+
     def get_register(self, loc: Loc) -> str | None:
         """``get`` for a tracked local (``FunctionFacts.tracked``: its address is never
         kept, so no pointer reaches it and the fallback does not apply)."""
@@ -345,9 +365,11 @@ class Store:
             out |= self.pts.get(view, set())
         return out
 
-    def mark(self, loc: Loc, reason: str, mask: int | None = None) -> None:
+    def mark(self, loc: Loc, reason: str, mask: int | None = None,
+             truthy: bool = False) -> None:
         """``loc`` may differ between processes for ``reason``; with ``mask``, only
-        those bits of the integer there (``mark_bits``)."""
+        those bits of the integer there (``mark_bits``); ``truthy``: though the value
+        written has the same truth on every process (``consensus.py``)."""
         if mask is not None:
             self.mark_bits(loc, mask, reason)
             return
@@ -361,7 +383,16 @@ class Store:
             for each in field_marks(loc):
                 if each not in self.multi:
                     self.multi[each] = reason
+                    if truthy:
+                        self.truthy[each] = reason
                     self.grew(each, ANY)
+                elif not truthy and each in self.truthy:
+                    self._untruthy(each)
+
+    def _untruthy(self, loc: Loc) -> None:
+        """A value whose truth may differ was written at ``loc``: tests of it too."""
+        del self.truthy[loc]
+        self.grew(loc, ANY)
 
     def flag(self, key: Loc, why: str) -> None:
         """Record the fact ``key`` about a function (``flags``)."""
@@ -381,6 +412,8 @@ class Store:
             self.mark(loc, reason)
             return
         for each in field_marks(loc):
+            if each in self.truthy:
+                self._untruthy(each)
             known = self.bits.setdefault(each, {})
             if each not in self.multi and mask not in known:
                 known[mask] = reason

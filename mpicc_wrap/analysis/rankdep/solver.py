@@ -291,7 +291,7 @@ class RankDependence(Statements):
         if store.gave_up or not self.defers and not any(map(self._attached, self._exported)):
             return self
         fresh = store.copy()
-        fresh.multi, fresh.bits, fresh.fallback = {}, {}, None
+        fresh.multi, fresh.bits, fresh.truthy, fresh.fallback = {}, {}, {}, None
         clone = self._clone(fresh)
         clone._bare = self._exported  # reads through parameters: the argument's memory
         clone._ever = {n: {} for n in self._funcs}

@@ -28,8 +28,9 @@ from pycparser import c_ast
 from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.alone import alone_test, size_vars
 from mpicc_wrap.analysis.rankdep.callbacks import Written
+from mpicc_wrap.analysis.rankdep.consensus import arm_facts, decided, truth_key
 from mpicc_wrap.analysis.rankdep.exchanges import Arm, exchanged, fold
-from mpicc_wrap.analysis.rankdep.expressions import Expressions, join
+from mpicc_wrap.analysis.rankdep.expressions import Expressions, join, join_exits
 from mpicc_wrap.analysis.rankdep.lazyinit import init_test
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
@@ -251,7 +252,7 @@ class Statements(Expressions):
         return self._exit("func")
 
     def visit_If(self, s: c_ast.If) -> dict[str, str]:
-        cond = self._value(s.cond)
+        cond = self._test(s.cond)
         arms = self._failures.get(id(s.cond))
         if arms is not None:  # only the arm a run without failures takes
             return self._stmt(s.iffalse if arms[0] else s.iftrue)
@@ -270,17 +271,35 @@ class Statements(Expressions):
         outer = self._ctrl
         pair = (Arm(self._nested), Arm(self._nested)) \
             if phi or self._exchange_arms else None
+        when_true, when_false = arm_facts(s.cond, self._agreement)
         with self._join_frame() as written, self._gated(cond, phi=phi):
             with self._resetting(s.iftrue, s.cond, outer) if cond else nullcontext():
+                self._learn(when_true)
                 gates = self._walk_arm(s.iftrue, pair[0] if pair else None)
             after_true, self._env = self._env, before
+            self._learn(when_false)
             gates = {**self._walk_arm(s.iffalse, pair[1] if pair else None), **gates}
-        self._env = join(after_true, self._env)
+        self._env = join_exits(after_true, self._env, _leaves(s.iftrue), _leaves(s.iffalse))
         if phi:  # but the locals the two arms exchange (exchanges.py)
             self._gate_at_join(written - exchanged(*pair) if pair else written, cond)
         if pair and self._exchange_arms:
             fold(self._exchange_arms[-1], *pair)
         return gates
+
+    def _learn(self, facts: list[tuple[c_ast.Node, bool]]) -> None:
+        """Take in the truths an arm of a vote knows on every process (consensus.py):
+        a multi-valued local that is true everywhere keeps its value facts and gains
+        a uniform truth; one that is false everywhere is 0 everywhere."""
+        for pred, truth in facts:
+            for name, value in decided(pred, truth):
+                kind, local = self._target(name)
+                if kind != "env" or not isinstance(local, str) or local not in self._env:
+                    continue
+                if value:
+                    self._env[truth_key(local)] = self._env[local]
+                else:
+                    self._env.pop(local)
+                    self._env.pop(truth_key(local), None)
 
     def _walk_arm(self, s: c_ast.Node | None, arm: Arm | None) -> dict[str, str]:
         """Walk one arm of an ``if``, counting its collectives in ``arm``."""
@@ -367,7 +386,7 @@ class Statements(Expressions):
             while True:
                 before = dict(self._env)
                 old_gate, old_phi = gate, phi
-                cond = self._value(s.cond) if s.cond is not None else None
+                cond = self._test(s.cond)
                 with self._gated(cond or gate, phi=phi):
                     gates = self._stmt(s.stmt)
                     for name, why in skipped.items():  # back from a continue
@@ -455,7 +474,8 @@ class Statements(Expressions):
             if isinstance(s.type, c_ast.ArrayDecl) and target[0][0] != "env":
                 target = [("loc", deref(self._key(s.name)))]
             static = "static" in (s.storage or []) or self._func is None
-            self._write(target, r, strong=not static)
+            self._write(target, r, strong=not static,
+                        truthy=r is not None and self._truth_of(s.init, r) is None)
             self._point(target, self._pointees(s.init))
         elif target[0][0] == "env":
             self._write(target, None, strong=True)
@@ -498,6 +518,17 @@ def _leaving(gates: dict[str, str]) -> str | None:
     return next((v for k, v in gates.items() if k != "cont"), None)
 
 
+def _leaves(s: c_ast.Node | None) -> bool:
+    """``s`` (an arm) ends in a ``return`` or ``goto``, or a block that does, and has
+    no ``break`` or ``continue`` of an enclosing loop or switch: every path through
+    it leaves with a jump that takes its facts (the label's, ``visit_Goto``), none
+    reaches the end of the ``if``."""
+    arm = s
+    while isinstance(s, c_ast.Compound):
+        s = s.block_items[-1] if s.block_items else None
+    return isinstance(s, (c_ast.Return, c_ast.Goto)) and not _OuterJumps.find(arm)
+
+
 def _ends_in_jump(items: list[c_ast.Node]) -> bool:
     """The last of ``items`` (a case's statements) is a ``break``, ``return`` or
     ``goto``, or a block that ends in one: no fall-through to the next case."""
@@ -505,6 +536,53 @@ def _ends_in_jump(items: list[c_ast.Node]) -> bool:
     while isinstance(last, c_ast.Compound):
         last = last.block_items[-1] if last.block_items else None
     return isinstance(last, (c_ast.Break, c_ast.Return, c_ast.Goto))
+
+
+class _OuterJumps(Visitor):
+    """Whether a statement holds a ``break`` or ``continue`` that leaves it (one not
+    inside a loop or switch of its own)."""
+
+    def __init__(self) -> None:
+        self.found = False
+
+    @classmethod
+    def find(cls, s: c_ast.Node | None) -> bool:
+        scan = cls()
+        if s is not None:
+            scan.visit(s)
+        return scan.found
+
+    def visit_Break(self, node: c_ast.Node) -> None:
+        self.found = True
+
+    visit_Continue = visit_Break
+
+    def _own(self, node: c_ast.Node) -> None:
+        """A loop or switch: its breaks are its own (its continues too, but a switch's
+        continue is the enclosing loop's)."""
+        if isinstance(node, c_ast.Switch):
+            _ContinueOnly.scan(node, self)
+
+    visit_While = visit_DoWhile = visit_For = visit_Switch = _own
+
+
+class _ContinueOnly(Visitor):
+    """A ``continue`` in a switch (not in a loop inside it) leaves the switch."""
+
+    def __init__(self, outer: _OuterJumps) -> None:
+        self.outer = outer
+
+    @classmethod
+    def scan(cls, node: c_ast.Switch, outer: _OuterJumps) -> None:
+        cls(outer).visit(node.stmt)
+
+    def visit_Continue(self, node: c_ast.Node) -> None:
+        self.outer.found = True
+
+    def _loop(self, node: c_ast.Node) -> None:
+        return
+
+    visit_While = visit_DoWhile = visit_For = _loop
 
 
 def _end_at_labels(gates: dict[str, str], item: c_ast.Node) -> None:
