@@ -184,3 +184,10 @@ def test_store_truthy_until_a_write_of_another_truth() -> None:
     assert store.get_truth(loc) == "per-process"
     store.mark(loc, "again", truthy=True)  # once not, never again
     assert store.get_truth(loc) == "per-process"
+
+
+def test_an_unknown_call_given_the_local_undoes_the_vote() -> None:
+    """``reopen(&p)`` may set ``p`` from what it points to, NULL on some processes."""
+    source = USE.replace("void free(void *);", "void free(void *); void reopen(int **);") \
+        .replace("    if (p) MPI", "    reopen(&p);\n    if (p) MPI")
+    assert last_test("any_true(!p, MPI_COMM_WORLD)", source) is True

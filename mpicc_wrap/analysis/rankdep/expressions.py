@@ -695,6 +695,8 @@ class Expressions(CallbackCalls, Visitor):
             elif strong and not self._weak and kind != "envel":
                 self._env.pop(name, None)
                 self._env.pop(truth_key(name), None)
+            else:  # a write that may leave another value: its truth is not known
+                self._env.pop(truth_key(name), None)
         if old or new:
             self._record_writes(old, new, value, reason, mask)
 
