@@ -63,10 +63,20 @@ def decode(data: bytes) -> tuple[dict[str, FunctionSummary], list[Finding]] | No
         doc = json.loads(data.rstrip(b"\0"))
         if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
             return None
-        sums = [FunctionSummary(**s) for s in doc["summaries"]]
+        sums = [_summary(s) for s in doc["summaries"]]
         return {s.name: s for s in sums}, [_finding(f) for f in doc["deferred"]]
     except (ValueError, TypeError, KeyError, AttributeError):
         return None
+
+
+_SUMMARY_FIELDS = frozenset(f.name for f in dataclasses.fields(FunctionSummary))
+
+
+def _summary(fields: dict[str, Any]) -> FunctionSummary:
+    """A summary from its JSON object; keys a later version added are left out (each
+    only refines what the others say, so a summary without it is the conservative
+    one), so that objects compiled by a newer mpicc-wrap keep their summaries."""
+    return FunctionSummary(**{k: v for k, v in fields.items() if k in _SUMMARY_FIELDS})
 
 
 def decode_rebuild(data: bytes) -> dict[str, Any] | None:
@@ -124,7 +134,7 @@ def from_raw(entries: list[tuple[str, dict[str, Any]]]) -> dict[str, FunctionSum
     found: dict[str, FunctionSummary] = {}
     for name, raw in sideindex.merged(entries).items():
         try:
-            found[name] = FunctionSummary(**raw)
+            found[name] = _summary(raw)
         except TypeError:
             continue
     return found
