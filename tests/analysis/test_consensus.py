@@ -191,3 +191,28 @@ def test_an_unknown_call_given_the_local_undoes_the_vote() -> None:
     source = USE.replace("void free(void *);", "void free(void *); void reopen(int **);") \
         .replace("    if (p) MPI", "    reopen(&p);\n    if (p) MPI")
     assert last_test("any_true(!p, MPI_COMM_WORLD)", source) is True
+
+
+RETURNED = VOTE + """
+int *plan(int me) {
+    int *p = me ? malloc(4) : 0;
+    if (any_true(!p, MPI_COMM_WORLD)) { free(p); return 0; }
+    return p;
+}
+int main(void) {
+    int me, s = 0, t, *q;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    q = plan(me);
+    if (q) MPI_Allreduce(&s, &t, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    return 0;
+}
+"""
+
+
+def test_a_result_that_is_null_everywhere_or_nowhere() -> None:
+    """p4est's ``p4est_ghost_new_check``: NULL after a vote, else an object."""
+    assert verdicts(RETURNED)[-1] is False
+    gated = RETURNED.replace("    return p;\n}", "    if (me == 1) return 0;\n    return p;\n}")
+    assert verdicts(gated)[-1] is True  # returned under a per-process test
+    unvoted = RETURNED.replace("any_true(!p, MPI_COMM_WORLD)", "0")
+    assert verdicts(unvoted)[-1] is True

@@ -400,6 +400,12 @@ class Expressions(CallbackCalls, Visitor):
             if self.store.get_truth(self._field(inner)) is None \
                     and self._struct_base(inner) is None:
                 return None
+        elif isinstance(inner, c_ast.FuncCall) and (fn := callee(inner)) is not None \
+                and fn in self._funcs and fn not in self._pinned \
+                and fn not in self._allocators \
+                and (self._func is None or fn not in self._func.params):
+            if self.store.get_truth(Ret(fn)) is None:  # what _call_defined returns
+                return None
         return r
 
     def generic_visit(self, node: c_ast.Node) -> str | None:

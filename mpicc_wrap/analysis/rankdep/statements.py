@@ -244,10 +244,17 @@ class Statements(Expressions):
         return jumps_back(s, self._func.labels if self._func is not None else {})
 
     def visit_Return(self, s: c_ast.Return) -> dict[str, str]:
-        r = self._value(s.expr) or self._ctrl
+        """The result slot takes the value's facts, and its truth's (``consensus.py``):
+        a value whose truth is uniform, returned under no per-process gate, leaves
+        the truth of the result uniform (``p = vote(...) ? NULL : obj``-like
+        functions: NULL on every process or on none)."""
+        value = self._value(s.expr)
+        r = value or self._ctrl
         if self._func is not None:
             if r:
-                self.store.mark(Ret(self._func.name), r)
+                truthy = s.expr is not None and value is not None and not self._ctrl \
+                    and self._truth_of(s.expr, value) is None
+                self.store.mark(Ret(self._func.name), r, truthy=truthy)
             self.store.add_pts(Ret(self._func.name), self._pointees(s.expr))
         return self._exit("func")
 
