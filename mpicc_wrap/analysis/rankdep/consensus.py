@@ -20,7 +20,24 @@ communicator the later collective uses.
 
 The walk keeps the decision beside the value (``TRUTH``): a tracked local ``x`` that
 is multi-valued but whose truth is the same on every process has the key ``"!x"`` in
-the walk's environment besides ``"x"``; memory keeps it in ``Store.truthy``.
+the walk's environment besides ``"x"``; memory keeps it in ``Store.truthy`` (fields,
+function results).
+
+Soundness.  (1) The vote's operand is evaluated once, at the call, and every process
+that returns from the call learnt the reduction of all operands of its communicator,
+its own among them; so in the arm the result decides, each process's own operand has
+the decided truth -- the same on every process that takes the arm.  (2) The fact
+lasts until the local is written: a write of a value whose truth is not known to be
+uniform, or any write under a per-process gate, drops it (``Expressions._write``); a
+write through ``&x`` by a call counts as such a write.  (3) Where paths meet the fact
+holds only if it holds on every path on which the local is multi-valued (``join``; a
+path on which it is single-valued has all processes on it agree, and a multi-valued
+test choosing between the paths taints the local at the join, dropping the fact);
+an arm that leaves by ``return`` or ``goto`` takes its facts with the jump
+(``join_exits``).  (4) Memory is flow-insensitive: a field or result is truthy only
+while every store into it was of a uniform truth under no gate, and a later other
+store undoes it for the whole program (``Store.mark``).  MAX, SUM and MIN decide only
+0/1 operands, where they equal OR, OR and AND.
 """
 
 from __future__ import annotations
