@@ -37,24 +37,28 @@ def int_constant(e: c_ast.Node | None) -> int | None:
     return None
 
 
-def int_expression(e: c_ast.Node | None) -> int | None:
+def int_expression(e: c_ast.Node | None,
+                   named: Callable[[str], int | None] | None = None) -> int | None:
     """The value of an integer constant expression of literals (``0x1 | 0x4``, ``~0x2``,
     ``(1 << 3)``, under casts), as a Python integer of unbounded width; None for
-    anything else (names, enumerators, ``sizeof``).  The masks of flag words
-    (``flags |= NC_NDIRTY``, ``flagval &= ~DGRAPHFREECOMM``) are such expressions
-    once preprocessed."""
+    anything else (names, ``sizeof``).  The masks of flag words (``flags |=
+    NC_NDIRTY``, ``flagval &= ~DGRAPHFREECOMM``) are such expressions once
+    preprocessed; ``named`` gives the value of a name that is a constant (the TU's
+    enumerators: hdf5's ``local_cause[0] |= H5D_MPIO_SET_INDEPENDENT``), or None."""
     while isinstance(e, c_ast.Cast):
         e = e.expr
     if isinstance(e, c_ast.UnaryOp) and e.op in ("~", "-", "+"):
-        inner = int_expression(e.expr)
+        inner = int_expression(e.expr, named)
         if inner is None:
             return None
         return ~inner if e.op == "~" else -inner if e.op == "-" else inner
     if isinstance(e, c_ast.BinaryOp) and e.op in _FOLD:
-        left, right = int_expression(e.left), int_expression(e.right)
+        left, right = int_expression(e.left, named), int_expression(e.right, named)
         if left is None or right is None:
             return None
         return _FOLD[e.op](left, right)
+    if named is not None and isinstance(e, c_ast.ID):
+        return named(e.name)
     if isinstance(e, c_ast.Constant) and e.type.split()[-1:] == ["int"]:
         e = c_ast.Constant("int", e.value)  # 1L, 0x4u: pycparser types them "long int"
     return int_constant(e)

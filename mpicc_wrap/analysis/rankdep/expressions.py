@@ -21,6 +21,14 @@ from mpicc_wrap.analysis.rankdep.consensus import (
     truth_key,
     zero_compared,
 )
+from mpicc_wrap.analysis.rankdep.envbits import (
+    BITS,
+    bits_key,
+    element_mask,
+    env_bits,
+    join_bits,
+    merge_bits,
+)
 from mpicc_wrap.analysis.rankdep.exchanges import Arm, Exchange
 from mpicc_wrap.analysis.rankdep.layouts import union_members
 from mpicc_wrap.analysis.rankdep.lazyinit import flag_name
@@ -47,7 +55,7 @@ from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
 from mpicc_wrap.frontend import positions
 from mpicc_wrap.model import FunctionSummary
 
-__all__ = ["Expressions", "join", "join_exits"]
+__all__ = ["Expressions", "changed_locals", "join", "join_exits"]
 
 # How a seed of each catalogue kind is described in a reason.
 _KIND_REASON = {
@@ -96,12 +104,14 @@ def _address_of(arg: c_ast.Node) -> str | None:
     return None
 
 
-def _flag_mask(e: c_ast.Assignment) -> int | None:
+def _flag_mask(e: c_ast.Assignment,
+               named: Callable[[str], int | None] | None = None) -> int | None:
     """The bits ``x |= C``, ``x ^= C`` (``C``) or ``x &= C`` (``~C``) may change,
-    ``C`` a constant expression; None for any other assignment."""
+    ``C`` a constant expression (``named``: of enumerators too); None for any other
+    assignment."""
     if e.op not in ("|=", "&=", "^="):
         return None
-    c = int_expression(e.rvalue)
+    c = int_expression(e.rvalue, named)
     return None if c is None else ~c if e.op == "&=" else c
 
 
@@ -121,13 +131,24 @@ def _field_called(fn: c_ast.Node) -> str:
 def join(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
     """The facts where two paths meet: a local is multi-valued if it is on either
     path; its truth is uniform (``consensus.TRUTH`` keys) only if it is on each path
-    where the local is multi-valued."""
+    where the local is multi-valued; the bits it may differ in (``envbits.BITS``
+    keys) are those of either path."""
     out = {**b, **a}
     for key in [k for k in out if k[0] == TRUTH]:
         name = key[1:]
         if name in a and key not in a or name in b and key not in b:
             del out[key]
+    join_bits(out, a, b)
     return out
+
+
+def changed_locals(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    """The locals whose facts differ between two environments: multi-valued in one
+    only, or with a truth or bits fact gained, lost or changed."""
+    keys = before.keys() ^ after.keys()
+    keys |= {k for k in before.keys() & after.keys()
+             if k[0] in (TRUTH, BITS) and before[k] != after[k]}
+    return {k[1:] if k[0] in (TRUTH, BITS) else k for k in keys}
 
 
 def join_exits(a: dict[str, str], b: dict[str, str], a_left: bool,
@@ -165,7 +186,7 @@ class Expressions(CallbackCalls, Visitor):
         # tests, which gate those writes at their join instead (statements.visit_If);
         # per such ``if`` being walked, the tracked locals its arms wrote.
         self._env_ctrl: str | None = None
-        self._phi: list[set[str]] = []
+        self._phi: list[dict[str, int | None]] = []  # local -> bits written (None: all)
         self._entry_ctrl: str | None = None  # the function is called under this gate
         self._weak = 0
         # Scalar globals whose address the TU never takes (set by the solver), and of
@@ -431,7 +452,7 @@ class Expressions(CallbackCalls, Visitor):
     def visit_ID(self, e: c_ast.ID) -> str | None:
         kind, name = self._target(e.name)
         if kind == "env":
-            return self._env.get(name)  # type: ignore[arg-type]
+            return self._env_read(name, self._mask_of(e))  # type: ignore[arg-type]
         if isinstance(name, Global) and e.name in self._assigned:
             return self._assigned[e.name]
         return self.store.get(name, self._mask_of(e))  # type: ignore[arg-type]
@@ -475,9 +496,9 @@ class Expressions(CallbackCalls, Visitor):
         """``x & MASK`` with ``MASK`` a constant: ``(reason,)`` of ``x`` read in those
         bits only (``Store.get``'s mask: a flag word whose other bits differ between
         processes, ``expressions._write_bits``); None when neither side is constant."""
-        operand, mask = e.left, int_expression(e.right)
+        operand, mask = e.left, int_expression(e.right, self._enumerator)
         if mask is None:
-            operand, mask = e.right, int_expression(e.left)
+            operand, mask = e.right, int_expression(e.left, self._enumerator)
         if mask is None or not self._bit_place(uncast(operand)):
             return None
         saved, self._mask = self._mask, (id(uncast(operand)), _sign_bits(mask))
@@ -487,11 +508,13 @@ class Expressions(CallbackCalls, Visitor):
             self._mask = saved
 
     def _bit_place(self, e: c_ast.Node) -> bool:
-        """``e`` names an integer object by its declared type: a variable, or a field
-        that shares its storage with no union member.  Bits are only tracked there:
-        through a pointer (``((char *) &w)[1] |= 1``) or another union member the
-        same bit has another position, so such writes and reads take the whole word."""
-        if isinstance(e, c_ast.ID):
+        """``e`` names an integer object by its declared type: a variable, a field
+        that shares its storage with no union member, or an element of a tracked local
+        array (one word, ``envbits.py``).  Bits are only tracked there: through a
+        pointer (``((char *) &w)[1] |= 1``) or another union member the same bit has
+        another position, so such writes and reads take the whole word."""
+        if isinstance(e, c_ast.ID) or isinstance(e, c_ast.ArrayRef) and self._env_array(
+                e.name):
             return True
         return isinstance(e, c_ast.StructRef) and not union_members(self._field(e).name)
 
@@ -499,6 +522,26 @@ class Expressions(CallbackCalls, Visitor):
         """The mask ``e`` is read under (``_masked``), if ``e`` is that operand."""
         m = self._mask
         return m[1] if m is not None and m[0] == id(e) else None
+
+    def _element_mask(self, e: c_ast.ArrayRef, mask: int) -> int | None:
+        """``mask`` in element ``e`` of a tracked array, in the array's one mask
+        (``envbits.element_mask``); ``mask`` itself for an array in memory."""
+        if not self._env_array(e.name) or self._func is None:
+            return mask
+        index = int_expression(e.subscript, self._enumerator)
+        return element_mask(mask, index, self._func.arrays[e.name.name])  # type: ignore[attr-defined]
+
+    def _enumerator(self, name: str) -> int | None:
+        """The value of ``name`` if it is an enumerator of the TU no local of the
+        function walked shadows (the solver knows them; none here)."""
+        return None
+
+    def _env_read(self, name: str, mask: int | None) -> str | None:
+        """Why the tracked local ``name`` may differ, read in the bits ``mask`` (None:
+        the whole word): not when it differs only in other bits (``envbits.py``)."""
+        r = self._env.get(name)
+        bits = env_bits(self._env, name) if r and mask is not None else None
+        return None if bits is not None and not bits & mask else r  # type: ignore[operator]
 
     def _null_test(self, e: c_ast.BinaryOp) -> bool:
         """``h == MPI_COMM_NULL`` (either order) for the handle ``h`` judged against."""
@@ -542,9 +585,10 @@ class Expressions(CallbackCalls, Visitor):
         if e.op == "=" and isinstance(place := uncast(e.lvalue), c_ast.ID):
             self._allocation(place.name, e.rvalue)
         targets, where = self._lvalue(e.lvalue)
-        mask = _flag_mask(e)
-        if mask is not None and self._bit_place(e.lvalue) and targets and not any(
-                isinstance(n, str) for _, n in targets):
+        mask = _flag_mask(e, self._enumerator)
+        if mask is not None and isinstance(e.lvalue, c_ast.ArrayRef):
+            mask = self._element_mask(e.lvalue, mask)
+        if mask is not None and self._bit_place(e.lvalue) and targets:
             return self._write_bits(targets, mask, where)
         if e.op != "=":
             r = r or self._value_of_targets(targets)
@@ -560,6 +604,9 @@ class Expressions(CallbackCalls, Visitor):
 
     def visit_ArrayRef(self, e: c_ast.ArrayRef) -> str | None:
         sub = self._value(e.subscript)
+        if self._env_array(e.name) and (mask := self._mask_of(e)) is not None:
+            return sub or self._env_read(e.name.name,  # type: ignore[attr-defined]
+                                         self._element_mask(e, mask))
         base = self._place(e.name, self._value(e.name))
         return sub or base or self.store.first(self._pointees(e.name))
 
@@ -667,9 +714,9 @@ class Expressions(CallbackCalls, Visitor):
     def _write(self, targets: list[Target], reason: str | None, strong: bool,
                mask: int | None = None, truthy: bool = False) -> None:
         """Write ``targets``, per-process when ``reason`` or the gate; ``mask``: only
-        those bits of memory targets (``_write_bits``; a tracked local takes the whole
-        write); ``truthy``: the value, per-process for ``reason``, has the same truth
-        everywhere (``consensus.py``), which a strong write under no gate keeps."""
+        those bits (``_write_bits``; of a tracked local, ``envbits.py``); ``truthy``:
+        the value, per-process for ``reason``, has the same truth everywhere
+        (``consensus.py``), which a strong write under no gate keeps."""
         value, local = reason, reason or self._env_ctrl
         reason = reason or self._ctrl
         truthy = truthy and strong and not self._weak and not self._ctrl \
@@ -689,20 +736,23 @@ class Expressions(CallbackCalls, Visitor):
                     (new if fresh else old).append(name)
                 continue
             if self._phi:
-                self._phi[-1].add(name)
+                self._phi[-1][name] = merge_bits(self._phi[-1].get(name, 0), mask)
             if self._exchange_arms:
                 arm = self._exchange_arms[-1]
                 arm.last[name] = self._exchange if strong and self._nested == arm.level \
                     else None
             if local:
-                self._taint(name, local)
+                self._taint(name, local, mask)
                 if truthy and not self._env_ctrl and kind != "envel":
                     self._env[truth_key(name)] = local
             elif strong and not self._weak and kind != "envel":
                 self._env.pop(name, None)
                 self._env.pop(truth_key(name), None)
+                self._env.pop(bits_key(name), None)
             else:  # a write that may leave another value: its truth is not known
                 self._env.pop(truth_key(name), None)
+                if mask is None and not strong:  # x += 1 of a word that differs in bits
+                    self._env.pop(bits_key(name), None)
         if old or new:
             self._record_writes(old, new, value, reason, mask)
 
@@ -799,11 +849,17 @@ class Expressions(CallbackCalls, Visitor):
             return self.store.get(Ctl(f"{self._func.name}.{kind[5:]}"))
         return None if self._is_local_key(kind, loc) else self._entry_ctrl
 
-    def _taint(self, name: str, reason: str) -> None:
+    def _taint(self, name: str, reason: str, bits: int | None = None) -> None:
         """The tracked local ``name`` is multi-valued from here on, and so may be its
-        truth."""
+        truth; ``bits``: only in those bits besides those it already differed in (None:
+        in any, ``envbits.py``)."""
+        mask = merge_bits(env_bits(self._env, name), bits)
         self._env.setdefault(name, reason)
         self._env.pop(truth_key(name), None)
+        if mask is None:
+            self._env.pop(bits_key(name), None)
+        else:
+            self._env[bits_key(name)] = str(mask)
         if self._func and not self.store.readonly:
             self._ever[self._func.name].setdefault(name, reason)
 

@@ -161,6 +161,12 @@ class RankDependence(Statements):
         """The TU's enumerator values (split colours may be enumerators)."""
         return enum_values(self._ast)
 
+    def _enumerator(self, name: str) -> int | None:
+        f = self._func
+        if f is not None and (name in f.locals or name in f.params):
+            return None
+        return self._enums.get(name)
+
     def _reason(self, func_name: str, expr: c_ast.Node) -> str | None:
         if id(expr) in self._seen:
             return self._seen[id(expr)]

@@ -29,8 +29,14 @@ from mpicc_wrap.analysis import catalogue
 from mpicc_wrap.analysis.alone import alone_test, size_vars
 from mpicc_wrap.analysis.rankdep.callbacks import Written
 from mpicc_wrap.analysis.rankdep.consensus import arm_facts, decided, truth_key
+from mpicc_wrap.analysis.rankdep.envbits import bits_key, merge_bits
 from mpicc_wrap.analysis.rankdep.exchanges import Arm, exchanged, fold
-from mpicc_wrap.analysis.rankdep.expressions import Expressions, join, join_exits
+from mpicc_wrap.analysis.rankdep.expressions import (
+    Expressions,
+    changed_locals,
+    join,
+    join_exits,
+)
 from mpicc_wrap.analysis.rankdep.lazyinit import init_test
 from mpicc_wrap.analysis.rankdep.locations import (
     Ctl,
@@ -203,23 +209,26 @@ class Statements(Expressions):
         return {kind: self._ctrl} if self._ctrl else {}
 
     @contextmanager
-    def _join_frame(self) -> Iterator[set[str]]:
-        """The tracked locals written inside (``_write`` adds them to the innermost
-        frame), for the caller to gate at its join; on leaving, they are the enclosing
-        frame's too."""
-        self._phi.append(set())
+    def _join_frame(self) -> Iterator[dict[str, int | None]]:
+        """The tracked locals written inside, with the bits the writes may change
+        (``_write`` adds them to the innermost frame; None: any), for the caller to
+        gate at its join; on leaving, they are the enclosing frame's too."""
+        self._phi.append({})
         try:
             yield self._phi[-1]
         finally:
             written = self._phi.pop()
             if self._phi:
-                self._phi[-1] |= written
+                outer = self._phi[-1]
+                for name, bits in written.items():
+                    outer[name] = merge_bits(outer.get(name, 0), bits)
 
-    def _gate_at_join(self, written: set[str], reason: str | None) -> None:
-        """Every local of ``written`` carries ``reason`` from here on (if any)."""
+    def _gate_at_join(self, written: dict[str, int | None], reason: str | None) -> None:
+        """Every local of ``written`` carries ``reason`` from here on (if any), in the
+        bits its writes may have changed (``envbits.py``)."""
         if reason:
             for name in sorted(written):
-                self._taint(name, reason)
+                self._taint(name, reason, written[name])
 
     def visit_Break(self, s: c_ast.Node) -> dict[str, str]:
         if self._breaks and (left := self._breaks[-1]) is not None:
@@ -288,7 +297,8 @@ class Statements(Expressions):
             gates = {**self._walk_arm(s.iffalse, pair[1] if pair else None), **gates}
         self._env = join_exits(after_true, self._env, _leaves(s.iftrue), _leaves(s.iffalse))
         if phi:  # but the locals the two arms exchange (exchanges.py)
-            self._gate_at_join(written - exchanged(*pair) if pair else written, cond)
+            swapped = exchanged(*pair) if pair else set()
+            self._gate_at_join({k: v for k, v in written.items() if k not in swapped}, cond)
         if pair and self._exchange_arms:
             fold(self._exchange_arms[-1], *pair)
         return gates
@@ -307,6 +317,7 @@ class Statements(Expressions):
                 else:
                     self._env.pop(local)
                     self._env.pop(truth_key(local), None)
+                    self._env.pop(bits_key(local), None)
 
     def _walk_arm(self, s: c_ast.Node | None, arm: Arm | None) -> dict[str, str]:
         """Walk one arm of an ``if``, counting its collectives in ``arm``."""
@@ -408,7 +419,7 @@ class Statements(Expressions):
                 out.update({k: v for k, v in gates.items() if k not in ("brk", "cont")})
                 self._env = join(before, self._env)
                 if (cond or gate) == (cond or old_gate) and phi == old_phi and (
-                        self._env == before or self._unread(s, self._env.keys() - before)):
+                        self._env == before or self._unread(s, changed_locals(before, self._env))):
                     self._loops[id(s)] = (dict(self._env), gate)
                     break
         self._breaks.pop()
