@@ -115,9 +115,13 @@ def collect(tree: Path, programs: list[Program], dest: Path) -> None:
 
 
 # More ranks than cores (SUNDIALS' examples want 4): MPICH's busy polling then starves
-# the ranks that have work; throttled polling runs cvAdvDiff_non_p in 17 s, not 26 s.
+# the ranks that have work. Throttled polling sleeps 1 us after N polls that made no
+# progress; MPICH's default N (4096) was not enough on a 2-core machine with MPICH
+# 5.0.2: ark_diurnal_kry_bbd_p -n 4 ran over 300 s with it, 15 s with N = 1 (2,000
+# allreduces on 4 ranks: 16 s unthrottled, 0.1 s with N = 16).
 # (Open MPI's launcher already yields when oversubscribed.)
-_QUIET_POLLING = {"MPIR_CVAR_CH4_PROGRESS_THROTTLE": "1"}
+_QUIET_POLLING = {"MPIR_CVAR_CH4_PROGRESS_THROTTLE": "1",
+                  "MPIR_CVAR_CH4_PROGRESS_THROTTLE_NO_PROGRESS_COUNT": "1"}
 
 
 class Outcome(NamedTuple):
