@@ -114,7 +114,7 @@ class Arg(NamedTuple):
     """One argument as the user wrote it (one word, or a flag and its value)."""
 
     words: tuple[str, ...]
-    kind: str  # input, output, mode, lang, dep, pp, link, flag, introspect
+    kind: str  # input, output, mode, lang, dep, pp, link, flag, introspect, malformed
     name: str = ""  # the flag ("-MF"), or "" for inputs
     value: str = ""  # the flag's argument, or the input path
     lang: str = ""  # inputs: effective language ("c", "object", "c++", ...)
@@ -124,7 +124,7 @@ class Arg(NamedTuple):
 class Invocation(NamedTuple):
     """A classified compiler invocation."""
 
-    mode: str  # link, compile, assemble, preprocess, deps, syntax, introspect
+    mode: str  # link, compile, assemble, preprocess, deps, syntax, introspect, malformed
     args: tuple[Arg, ...]  # expanded argv, our -W*mpi-* flags removed
     command: tuple[str, ...]  # what to run for "the user's original command"
     # "mpi-TAG" -> on | off | error | warning; "*" -> off (-w), error (-Werror) or
@@ -239,9 +239,9 @@ def _classify(words: list[str], i: int, lang: str | None) -> tuple[Arg, int]:
     if word in INTROSPECT_EXACT or word.startswith(INTROSPECT_PREFIX):
         return Arg((word,), "introspect", word), i + 1
     if word in ARITY:
-        kind = ARITY[word][1]
-        value = words[i + 1] if i + 1 < len(words) else ""
-        return Arg(tuple(words[i:i + 2]), kind, word, value), i + 2
+        if i + 1 == len(words):  # "-o" or "-MF" last: gcc refuses the command
+            return Arg((word,), "malformed", word), i + 1
+        return Arg(tuple(words[i:i + 2]), ARITY[word][1], word, words[i + 1]), i + 2
     if word in SIMPLE:
         return Arg((word,), SIMPLE[word], word), i + 1
     for name in sorted(ARITY, key=len, reverse=True):
@@ -258,6 +258,10 @@ def _classify(words: list[str], i: int, lang: str | None) -> tuple[Arg, int]:
 
 
 def _mode(args: list[Arg]) -> str:
+    """What the command does; "malformed" when the compiler will refuse it (a flag
+    missing its argument), so that it runs unchanged and says why in its own words."""
+    if any(a.kind == "malformed" for a in args):
+        return "malformed"
     if any(a.kind == "introspect" for a in args) or not any(a.kind == "input" for a in args):
         return "introspect"
     names = {a.name for a in args if a.kind == "mode"}

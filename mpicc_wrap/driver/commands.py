@@ -18,7 +18,7 @@ __all__ = [
     "preprocess_command", "stem", "wants_depfile", "words",
 ]
 
-PASSTHROUGH_MODES = frozenset({"introspect", "preprocess", "deps"})
+PASSTHROUGH_MODES = frozenset({"introspect", "preprocess", "deps", "malformed"})
 
 # Kinds of argument kept in each derived command (see cmdline.ARITY kinds).
 PREPROCESS_KINDS = frozenset({"flag", "pp"})

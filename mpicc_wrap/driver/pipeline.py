@@ -269,17 +269,30 @@ class Build:
         restricted to them."""
         if any(u.rewritten for u in self.units):
             self._cancel()  # its output is not the build's
+        if not self._install_depfiles():
+            return self.original()  # the compiler says why, before writing an object
         done = [u for u in self.units if u.rewritten and self._compile_rewritten(u, u.obj)]
         failed = [u for u in self.units if u.rewritten and u not in done]
-        for unit in done:
-            if pp.wants_depfile(self.inv):
-                _copy(unit.dep_path, pp.depfile(self.inv, unit.source))
         code = self._residual(done)
         self.skips += [f"{u.name}: {BROKEN_REWRITE}" for u in failed]
         if code == 0 and self.inv.mode == "compile":
             for unit in self.units:
                 self._store(unit)
         return code
+
+    def _install_depfiles(self) -> bool:
+        """Put the depfiles of the units we compile where the user asked for them, as
+        the compiler would before it writes the object; False when one cannot be
+        written there (``-MF nodir/x.d``)."""
+        if not pp.wants_depfile(self.inv):
+            return True
+        try:
+            for unit in self.units:
+                if unit.rewritten:
+                    _copy(unit.dep_path, pp.depfile(self.inv, unit.source))
+        except OSError:
+            return False
+        return True
 
     def _residual(self, done: list[Unit]) -> int:
         if not done:

@@ -33,6 +33,11 @@ from mpicc_wrap.switches import Options
     (["-v"], "introspect"),
     (["-O2", "-Wall"], "introspect"),
     (["-###", "a.c"], "introspect"),
+    # a flag missing the word it takes: the compiler refuses the command, in its words
+    (["-c", "a.c", "-MF"], "malformed"),
+    (["-c", "a.c", "-o"], "malformed"),
+    (["a.c", "-I"], "malformed"),
+    (["-c", "a.c", "-o", "-MF"], "compile"),  # "-MF" is the output's name here
     (["-compile_info"], "introspect"),
 ])
 def test_mode(argv: list[str], mode: str) -> None:

@@ -17,6 +17,10 @@ from test_wrapper_shapes import WRAPPERS, norm
 from mpicc_wrap.analysis.summaries import INDEX, SIDE_SUFFIX
 
 PROGRAM = "#include <stdio.h>\nint main(void)\n{\n    puts(\"hi\");\n    return 0;\n}\n"
+# a collective on some ranks only: warned, and compiled from the rewritten text
+BUGGY = ("#include <mpi.h>\nint main(int c, char **v)\n{\n    int r;\n    MPI_Init(&c, &v);\n"
+         "    MPI_Comm_rank(MPI_COMM_WORLD, &r);\n    if (r == 0)\n"
+         "        MPI_Barrier(MPI_COMM_WORLD);\n    return MPI_Finalize();\n}\n")
 Files = dict[str, str]
 
 
@@ -52,11 +56,14 @@ def build_both(tmp_path: Path, files: Files, argv: list[str], wrapper: str = "wr
 
 def assert_same(tmp_path: Path, files: Files, argv: list[str], wrapper: str,
                 stdin: str | None = None, stderr: bool = True,
-                ref_flags: tuple[str, ...] = ()) -> tuple[Path, Path]:
+                ref_flags: tuple[str, ...] = (), warned: bool = False) -> tuple[Path, Path]:
+    """``warned``: our warnings come first, then the compiler's own words."""
     ref, wrap, ref_dir, wrap_dir = build_both(tmp_path, files, argv, wrapper, stdin,
                                               ref_flags)
     assert wrap.returncode == ref.returncode
-    if stderr:
+    if warned:
+        assert "warning: MPI_Barrier" in wrap.stderr and wrap.stderr.endswith(ref.stderr)
+    elif stderr:
         assert wrap.stderr == ref.stderr
     assert state(wrap_dir) == state(ref_dir)
     return ref_dir, wrap_dir
@@ -79,19 +86,28 @@ CASES: dict[str, tuple[Files, list[str]]] = {
     "spaces-and-non-ascii": ({"dir with space/héllo wörld.c": PROGRAM},
                              ["dir with space/héllo wörld.c", "-o", "out prog ü"]),
     "missing-response-file": ({"hello.c": PROGRAM}, ["@nosuch.rsp", "-c", "hello.c"]),
+    # a flag that takes the next word, given none: gcc refuses the command
+    # (a program with a finding: its compile takes the rewritten path)
+    "flag-missing-its-argument": ({"b.c": BUGGY}, ["-c", "b.c", "-MF"]),
+    "output-missing-its-argument": ({"b.c": BUGGY}, ["-c", "b.c", "-o"]),
+    "depfile-in-missing-dir": ({"b.c": BUGGY, "b.o": "old"},
+                               ["-c", "b.c", "-MD", "-MF", "nodir/b.d"]),
 }
 
 # The only flag mpicc-wrap adds (line tables when no -g is given, commands.line_tables)
 # shows in the linker's messages: "lib.c:2: undefined reference", as with mpicc -g1,
 # instead of "lib.c:(.text+0x5)".
 REFERENCE_FLAGS: dict[str, tuple[str, ...]] = {"link-error": ("-g1",)}
+# The analysis ran, and warned, before the compiler refused the command.
+WARNED_FIRST = {"depfile-in-missing-dir"}
 
 
 @pytest.mark.parametrize("wrapper", list(WRAPPERS))
 @pytest.mark.parametrize("case", list(CASES))
 def test_bad_input_like_mpicc(case: str, wrapper: str, tmp_path: Path) -> None:
     files, argv = CASES[case]
-    assert_same(tmp_path, files, argv, wrapper, ref_flags=REFERENCE_FLAGS.get(case, ()))
+    assert_same(tmp_path, files, argv, wrapper, ref_flags=REFERENCE_FLAGS.get(case, ()),
+                warned=case in WARNED_FIRST)
 
 
 @pytest.mark.parametrize("wrapper", list(WRAPPERS))
