@@ -33,7 +33,29 @@ def passthrough(inv: Invocation, options: Options) -> bool:
     multi_output = inv.output is not None and len(inv.inputs) > 1
     return (options.disable or inv.mode in PASSTHROUGH_MODES or not inv.inputs
             or (not inv.sources and inv.mode != "link")
-            or (inv.mode in ("compile", "assemble") and multi_output))
+            or (inv.mode in ("compile", "assemble") and multi_output)
+            or output_is_an_input(inv))
+
+
+def output_is_an_input(inv: Invocation) -> bool:
+    """``-c b.c -o b.c``: gcc refuses to write over an input; we compile a private
+    copy of the source and would overwrite the user's file with the object."""
+    out = inv.output
+    if out is None or out == "-":
+        return False
+    for arg in inv.inputs:
+        if arg.value != "-" and (os.path.realpath(arg.value) == os.path.realpath(out)
+                                 or _same_file(arg.value, out)):
+            return True
+    return False
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Two names of one file (a hard link), when both exist."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 # Modes whose output is an object the deadlock diagnosis may have to name lines in

@@ -90,6 +90,10 @@ CASES: dict[str, tuple[Files, list[str]]] = {
     # (a program with a finding: its compile takes the rewritten path)
     "flag-missing-its-argument": ({"b.c": BUGGY}, ["-c", "b.c", "-MF"]),
     "output-missing-its-argument": ({"b.c": BUGGY}, ["-c", "b.c", "-o"]),
+    # gcc refuses to write the object over its source; the file stays as it was
+    "output-is-the-source": ({"b.c": BUGGY}, ["-c", "b.c", "-o", "b.c"]),
+    "output-is-the-source-by-another-name": ({"b.c": BUGGY}, ["-c", "b.c", "-o", "./b.c"]),
+    "link-output-is-the-source": ({"b.c": BUGGY}, ["b.c", "-o", "b.c"]),
     "depfile-in-missing-dir": ({"b.c": BUGGY, "b.o": "old"},
                                ["-c", "b.c", "-MD", "-MF", "nodir/b.d"]),
 }
