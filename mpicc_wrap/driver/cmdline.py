@@ -128,7 +128,8 @@ class Invocation(NamedTuple):
     args: tuple[Arg, ...]  # expanded argv, our -W*mpi-* flags removed
     command: tuple[str, ...]  # what to run for "the user's original command"
     # "mpi-TAG" -> on | off | error | warning; "*" -> off (-w), error (-Werror) or
-    # warning (-Wno-error); "color" -> always | never | auto (-fdiagnostics-color)
+    # warning (-Wno-error); "color" -> always | never | auto (-fdiagnostics-color);
+    # "format" -> json (-fdiagnostics-format=json or json-stderr: gcc's JSON on stderr)
     warning_flags: dict[str, str]
     werror: bool  # plain -Werror is in force (escalates our warnings too)
 
@@ -155,7 +156,7 @@ class Invocation(NamedTuple):
     def unknown_flags(self) -> list[str]:
         """Our ``-W*mpi-TAG`` flags whose tag no rule defines (``rules.RULES``)."""
         return sorted(f"-Wmpi-{t.removeprefix('mpi-')}" for t in self.warning_flags
-                      if t not in ("*", "color") and rules.lookup(t) is None)
+                      if t not in ("*", "color", "format") and rules.lookup(t) is None)
 
     def flag_values(self, name: str) -> list[str]:
         return [a.value for a in self.args if a.name == name]
@@ -210,6 +211,8 @@ def parse(argv: list[str]) -> Invocation:
         colour = _colour(word)
         if colour:
             flags["color"] = colour
+        if word.startswith(_FORMAT):
+            flags["format"] = _FORMATS.get(word.removeprefix(_FORMAT), "text")
         args.append(arg)
     if silent or general:
         flags["*"] = "off" if silent else general
@@ -219,6 +222,10 @@ def parse(argv: list[str]) -> Invocation:
 
 
 _GENERAL = {"-Werror": "error", "-Wno-error": "warning"}
+# gcc's diagnostics formats that print JSON on stderr (json-file writes a file instead:
+# ours stay text on stderr then)
+_FORMAT = "-fdiagnostics-format="
+_FORMATS = {"json": "json", "json-stderr": "json"}
 
 
 def _colour(word: str) -> str:

@@ -29,13 +29,14 @@ would otherwise hang the job instead of aborting with a DYNAMIC-CHECK report.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Sequence
 from typing import TextIO
 
 from mpicc_wrap import rules
-from mpicc_wrap.model import Finding, Loc, Stats, Verdict
+from mpicc_wrap.model import Condition, Finding, Loc, Stats, Verdict
 from mpicc_wrap.switches import Options
 
 __all__ = [
@@ -164,11 +165,14 @@ def format_finding(finding: Finding, severity: str = "warning",
     option = f"-Werror={finding.tag}" if severity == "error" else f"-W{finding.tag}"
     tag = f"[{palette.paint(severity, option)}]"
     lines = [_line(finding.loc, severity, f"{finding.message} {tag}", palette)]
-    for cond in finding.conditions:
-        reason = cond.reason or f"this condition ('{cond.text}') may differ between processes"
-        lines.append(_line(cond.loc, "note", reason, palette))
+    lines.extend(_line(cond.loc, "note", _reason(cond), palette) for cond in finding.conditions)
     lines.extend(_line(note.loc, "note", note.message, palette) for note in finding.notes)
     return lines
+
+
+def _reason(cond: Condition) -> str:
+    """The note on a condition a finding depends on."""
+    return cond.reason or f"this condition ('{cond.text}') may differ between processes"
 
 
 def function_context(file: str, function: str, palette: Palette = PLAIN) -> str:
@@ -194,6 +198,12 @@ def print_findings(findings: Sequence[Finding], options: Options, warning_flags:
     return the verdict on each finding (in the order given): what the reports record,
     and how many were printed as errors (``errors``)."""
     judged = verdicts(findings, options, warning_flags, sources)
+    if warning_flags.get("format") == "json":
+        shown = [(f, v) for f, v in zip(findings, judged, strict=True) if v.shown]
+        if shown:
+            stream.write(gcc_json(sorted(shown, key=lambda p: p[0].loc)) + "\n")
+            stream.flush()
+        return judged
     palette = palette_for(stream, warning_flags.get("color", "auto"))
     context, lines = ("", ""), []
     for finding, verdict in sorted(zip(findings, judged, strict=True), key=lambda p: p[0].loc):
@@ -207,6 +217,27 @@ def print_findings(findings: Sequence[Finding], options: Options, warning_flags:
         stream.write("".join(line + "\n" for line in lines))
         stream.flush()
     return judged
+
+
+def gcc_json(shown: Sequence[tuple[Finding, Verdict]]) -> str:
+    """The findings as gcc 12's ``-fdiagnostics-format=json`` prints diagnostics: one
+    JSON array on one line, a finding's conditions and notes as its ``children``, so
+    that a tool reading the compiler's JSON reads ours too."""
+    def entry(kind: str, loc: Loc, message: str) -> dict[str, object]:
+        caret = {"file": loc.file, "line": loc.line, "column": loc.column,
+                 "display-column": loc.column, "byte-column": loc.column}
+        return {"kind": kind, "locations": [{"caret": caret}], "message": message}
+
+    out = []
+    for finding, verdict in shown:
+        option = f"-Werror={finding.tag}" if verdict.level == "error" else f"-W{finding.tag}"
+        item = entry(verdict.level, finding.loc, finding.message)
+        item["column-origin"], item["option"], item["escape-source"] = 1, option, False
+        item["children"] = [
+            *(entry("note", c.loc, _reason(c)) for c in finding.conditions),
+            *(entry("note", n.loc, n.message) for n in finding.notes)]
+        out.append(item)
+    return json.dumps(out)
 
 
 def errors(judged: Sequence[Verdict]) -> int:

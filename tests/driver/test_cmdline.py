@@ -243,3 +243,13 @@ def test_line_tables_switch_off() -> None:
     assert pp.line_tables(inv, ["mpicc"], Options(line_tables=False)) == inv
     assert Options.from_env({"MPICC_WRAP_LINE_TABLES": "0"}).line_tables is False
     assert Options.from_env({}).line_tables is True
+
+
+@pytest.mark.parametrize(("word", "fmt"), [
+    ("-fdiagnostics-format=json", "json"), ("-fdiagnostics-format=json-stderr", "json"),
+    ("-fdiagnostics-format=json-file", "text"), ("-fdiagnostics-format=text", "text"),
+])
+def test_diagnostics_format_reaches_our_warnings_and_is_kept(word: str, fmt: str) -> None:
+    inv = parse(["-c", "a.c", word])
+    assert inv.warning_flags["format"] == fmt and word in inv.command
+    assert inv.unknown_flags == []

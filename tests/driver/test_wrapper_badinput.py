@@ -4,6 +4,7 @@ rewritten-text path."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import stat
 import subprocess
@@ -170,3 +171,17 @@ def test_csmith_programs_behave_the_same(seed: int, tmp_path: Path) -> None:
     assert not ref.timed_out and not wrap.timed_out
     assert (wrap.returncode, wrap.stdout) == (ref.returncode, ref.stdout)
     assert "checksum" in ref.stdout
+
+
+@pytest.mark.parametrize("wrapper", list(WRAPPERS))
+def test_json_diagnostics_stay_json(wrapper: str, tmp_path: Path) -> None:
+    """Under -fdiagnostics-format=json every line of stderr is a JSON array, ours among
+    gcc's, so that an IDE reading the compiler's JSON reads our warning too."""
+    (tmp_path / "b.c").write_text(BUGGY + "int f(int x) { int y; return x; }\n")
+    r = run([*WRAPPERS[wrapper](), "-Wall", "-fdiagnostics-format=json", "-c", "b.c"],
+            cwd=tmp_path, timeout=300)
+    assert r.returncode == 0 and not r.timed_out
+    arrays = [json.loads(line) for line in r.stderr.splitlines()]
+    kinds = {(d["kind"], d.get("option")) for a in arrays for d in a}
+    assert ("warning", "-Wmpi-collective-order") in kinds
+    assert ("warning", "-Wunused-variable") in kinds  # gcc's own, still there

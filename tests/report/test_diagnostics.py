@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import io
+import json
 import os
 from pathlib import Path
 
@@ -278,6 +279,27 @@ def test_colour_modes(stream: io.StringIO, mode: str, env: dict[str, str],
 def test_color_flag_from_driver_reaches_output() -> None:
     text, _ = run_emit([finding()], flags={"color": "always"})
     assert "\33[" in text
+
+
+def test_json_format_is_gcc_json_on_one_line() -> None:
+    """-fdiagnostics-format=json: gcc's shape, one array per line, notes as children,
+    no text lines (a tool parses stderr line by line as JSON)."""
+    text, errors = run_emit([finding(), finding(line=60, tag="mpi-collective-root")],
+                            flags={"format": "json", "mpi-collective-root": "error"})
+    lines = text.splitlines()
+    assert len(lines) == 1 and errors == 1
+    first, second = json.loads(lines[0])
+    assert first["kind"] == "warning" and first["option"] == "-Wmpi-collective-order"
+    assert first["message"] == WARNING.split(": warning: ")[1].split(" [")[0]
+    assert first["locations"] == [{"caret": {"file": "src.c", "line": 47, "column": 5,
+                                             "display-column": 5, "byte-column": 5}}]
+    assert [c["message"] for c in first["children"]] == [n.split(": note: ")[1] for n in NOTES]
+    assert {c["kind"] for c in first["children"]} == {"note"}
+    assert second["kind"] == "error" and second["option"] == "-Werror=mpi-collective-root"
+
+
+def test_json_format_prints_nothing_without_findings() -> None:
+    assert run_emit([], flags={"format": "json"})[0] == ""
 
 
 def test_print_findings_is_reusable_for_link_step() -> None:
