@@ -41,21 +41,18 @@ def output_is_an_input(inv: Invocation) -> bool:
     """``-c b.c -o b.c``: gcc refuses to write over an input; we compile a private
     copy of the source and would overwrite the user's file with the object."""
     out = inv.output
-    if out is None or out == "-":
-        return False
-    for arg in inv.inputs:
-        if arg.value != "-" and (os.path.realpath(arg.value) == os.path.realpath(out)
-                                 or _same_file(arg.value, out)):
-            return True
-    return False
+    target = _inode(out) if out is not None and out != "-" else None
+    return target is not None and any(
+        arg.value != "-" and _inode(arg.value) == target for arg in inv.inputs)
 
 
-def _same_file(a: str, b: str) -> bool:
-    """Two names of one file (a hard link), when both exist."""
+def _inode(path: str) -> tuple[int, int] | None:
+    """The file ``path`` names, whatever the name (``./b.c``, a link); None if none."""
     try:
-        return os.path.samefile(a, b)
+        st = os.stat(path)
     except OSError:
-        return False
+        return None
+    return st.st_dev, st.st_ino
 
 
 # Modes whose output is an object the deadlock diagnosis may have to name lines in

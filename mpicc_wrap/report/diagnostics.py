@@ -162,12 +162,16 @@ def format_finding(finding: Finding, severity: str = "warning",
     """Lines (no newline) gcc would print for one finding: the warning or error line
     with its [-W...] / [-Werror=...] tag, one note per responsible condition, then one
     note per counter-example note."""
-    option = f"-Werror={finding.tag}" if severity == "error" else f"-W{finding.tag}"
-    tag = f"[{palette.paint(severity, option)}]"
+    tag = f"[{palette.paint(severity, _option(finding.tag, severity))}]"
     lines = [_line(finding.loc, severity, f"{finding.message} {tag}", palette)]
     lines.extend(_line(cond.loc, "note", _reason(cond), palette) for cond in finding.conditions)
     lines.extend(_line(note.loc, "note", note.message, palette) for note in finding.notes)
     return lines
+
+
+def _option(tag: str, severity: str) -> str:
+    """The flag a diagnostic names, as gcc names it: ``-Werror=TAG`` for an error."""
+    return f"-Werror={tag}" if severity == "error" else f"-W{tag}"
 
 
 def _reason(cond: Condition) -> str:
@@ -198,17 +202,16 @@ def print_findings(findings: Sequence[Finding], options: Options, warning_flags:
     return the verdict on each finding (in the order given): what the reports record,
     and how many were printed as errors (``errors``)."""
     judged = verdicts(findings, options, warning_flags, sources)
+    shown = sorted(((f, v) for f, v in zip(findings, judged, strict=True) if v.shown),
+                   key=lambda p: p[0].loc)
     if warning_flags.get("format") == "json":
-        shown = [(f, v) for f, v in zip(findings, judged, strict=True) if v.shown]
         if shown:
-            stream.write(gcc_json(sorted(shown, key=lambda p: p[0].loc)) + "\n")
+            stream.write(gcc_json(shown) + "\n")
             stream.flush()
         return judged
     palette = palette_for(stream, warning_flags.get("color", "auto"))
     context, lines = ("", ""), []
-    for finding, verdict in sorted(zip(findings, judged, strict=True), key=lambda p: p[0].loc):
-        if not verdict.shown:
-            continue
+    for finding, verdict in shown:
         if finding.function and (finding.loc.file, finding.function) != context:
             context = (finding.loc.file, finding.function)
             lines.append(function_context(*context, palette=palette))
@@ -230,9 +233,9 @@ def gcc_json(shown: Sequence[tuple[Finding, Verdict]]) -> str:
 
     out = []
     for finding, verdict in shown:
-        option = f"-Werror={finding.tag}" if verdict.level == "error" else f"-W{finding.tag}"
         item = entry(verdict.level, finding.loc, finding.message)
-        item["column-origin"], item["option"], item["escape-source"] = 1, option, False
+        item["column-origin"], item["escape-source"] = 1, False
+        item["option"] = _option(finding.tag, verdict.level)
         item["children"] = [
             *(entry("note", c.loc, _reason(c)) for c in finding.conditions),
             *(entry("note", n.loc, n.message) for n in finding.notes)]
