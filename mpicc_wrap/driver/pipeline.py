@@ -24,7 +24,7 @@ from mpicc_wrap.driver.cmdline import COMPILED, Arg, Invocation
 from mpicc_wrap.driver.stage import StageResult
 from mpicc_wrap.driver.tempfiles import captured_stderr, private_dir
 from mpicc_wrap.errors import AnalysisSkipped, WrapError
-from mpicc_wrap.report import emit, jsonl
+from mpicc_wrap.report import diagnostics, emit, jsonl
 from mpicc_wrap.runtime import objects
 from mpicc_wrap.switches import Options, cache_dir
 
@@ -260,7 +260,10 @@ class Build:
             if self.options.debug:
                 sys.stderr.buffer.write(err)
             return False
-        sys.stderr.buffer.write(unit.pp_stderr + err)
+        err = unit.pp_stderr + err
+        if self.inv.warning_flags.get("format") == "json":
+            err = diagnostics.joined_json(err)
+        sys.stderr.buffer.write(err)
         sys.stderr.flush()
         return True
 

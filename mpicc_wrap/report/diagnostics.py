@@ -40,8 +40,8 @@ from mpicc_wrap.model import Condition, Finding, Loc, Stats, Verdict
 from mpicc_wrap.switches import Options
 
 __all__ = [
-    "SourceLines", "errors", "format_finding", "is_suppressed", "palette_for",
-    "print_findings", "severity", "stats_line", "verdicts",
+    "SourceLines", "errors", "format_finding", "is_suppressed", "joined_json",
+    "palette_for", "print_findings", "severity", "stats_line", "verdicts",
 ]
 
 SEVERITIES = ("off", "warning", "error")
@@ -260,3 +260,30 @@ def stats_line(file: str, stats: Stats, suppressed: int = 0) -> str:
             f"{stats.functions_instrumented}/{stats.functions} functions instrumented, "
             f"{stats.user_lines} user lines analysed in {stats.analysis_seconds:.2f} s"
             f"{rate}{extra}")
+
+
+def joined_json(stderr: bytes) -> bytes:
+    """The compiler's stderr of one TU under ``-fdiagnostics-format=json`` with its JSON
+    array lines joined into one, where the first stood, other lines kept as they are.
+    A wrapped compile runs gcc twice (the preprocess, then the rewritten text), and
+    each run prints an array, ``[]`` when it has nothing to say: a plain compile
+    prints one, so a tool that reads gcc's one array per TU read the preprocessor's
+    (its ``#warning`` lines) and missed the compiler's."""
+    lines, joined, at = stderr.splitlines(keepends=True), [], None
+    kept: list[bytes] = []
+    for line in lines:
+        try:
+            value = json.loads(line)
+        except ValueError:
+            value = None
+        if not isinstance(value, list):
+            kept.append(line)
+            continue
+        joined.extend(value)
+        if at is None:
+            at = len(kept)
+            kept.append(b"")
+    if at is None:
+        return stderr
+    kept[at] = json.dumps(joined).encode() + b"\n"
+    return b"".join(kept)

@@ -281,6 +281,21 @@ def test_color_flag_from_driver_reaches_output() -> None:
     assert "\33[" in text
 
 
+@pytest.mark.parametrize(("stderr", "expected"), [
+    (b"[]\n[]\n", b"[]\n"),
+    (b'[{"kind": "warning"}]\n[]\n', b'[{"kind": "warning"}]\n'),
+    (b'ld: text\n[{"a": 1}]\nmore\n[{"b": 2}]\n', b'ld: text\n[{"a": 1}, {"b": 2}]\nmore\n'),
+    (b"no json here\n", b"no json here\n"),
+    (b"", b""),
+    (b"{}\n[]", b"{}\n[]\n"),  # an object is not gcc's array: kept as it is
+])
+def test_joined_json_makes_one_array_of_a_tus_compiler_runs(stderr: bytes,
+                                                             expected: bytes) -> None:
+    """gcc's arrays of the preprocess and of the rewritten compile become one, where the
+    first was; other lines stay in place."""
+    assert diagnostics.joined_json(stderr) == expected
+
+
 def test_json_format_is_gcc_json_on_one_line() -> None:
     """-fdiagnostics-format=json: gcc's shape, one array per line, notes as children,
     no text lines (a tool parses stderr line by line as JSON)."""
