@@ -347,3 +347,38 @@ def test_a_write_through_an_argument_is_per_process_in_the_objects_that_differ(
                                  writes=["p0:1"], arg_writes=["p0:1"])
            for name in ("release", "move")}
     assert verdicts(OWN_MEMORY.replace("CALL", call), external=ext) == expected
+
+
+# Three static helpers that never see the exported function's parameter
+UNRELATED = ARGUMENTS + """
+int g1, g2, g3;
+static void h1(void) { g1 = g2 + 1; }
+static void h2(void) { g2 = g3 * 2; }
+static void h3(void) { g3 = g1 - 1; }
+int twice(int x) { h1(); h2(); h3(); return 2 * x; }
+"""
+
+
+def test_the_argument_solve_walks_only_the_units_its_marks_reach() -> None:
+    """``_arguments`` starts from the first solve's fixed point and walks first only the
+    units that read a fact its marks grew (the exported functions reading their
+    parameters), not every unit again: the helpers that read none are not walked, and
+    what they record is the first solve's."""
+    rd, _ = analyse(UNRELATED)
+    assert rd.ignores_arguments("fill") and not rd.ignores_arguments("twice")
+    # each exported function once (its parameters grew); main and the helpers never
+    assert rd._arguments.walks == len(rd._exported) == 5 < len(rd._funcs) + 1
+    # the records of the helpers are there all the same: what twice() writes through
+    # its callees, none of it from its argument
+    assert rd.arg_writes("twice") == []
+    assert rd.effects("twice")[2] == ["g:g1:0", "g:g2:0", "g:g3:0"]
+
+
+def test_the_argument_solve_of_a_tu_without_parameters_walks_nothing() -> None:
+    """No exported function takes a parameter: the marks grow nothing and no unit is
+    walked again (before: every unit, for answers the first solve already had)."""
+    rd, _ = analyse("""int g; static int h(void) { return g; }
+        int get(void) { return h(); }
+        int main(void) { int r; MPI_Comm_rank(0, &r); g = r; return get(); }""")
+    assert not rd.ignores_arguments("get")
+    assert rd._arguments.walks == 0

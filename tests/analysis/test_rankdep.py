@@ -9,7 +9,7 @@ from pycparserext.ext_c_parser import GnuCParser
 
 from mpicc_wrap.analysis import unit
 from mpicc_wrap.analysis.rankdep import RankDependence
-from mpicc_wrap.analysis.rankdep.locations import Global, Store, function_facts
+from mpicc_wrap.analysis.rankdep.locations import ANY, Global, Store, function_facts
 from mpicc_wrap.model import FunctionSummary
 
 PRELUDE = """\
@@ -163,6 +163,27 @@ def test_the_first_reason_reads_every_location_only_when_none_differs() -> None:
     store.mark(a, "a differs")
     store.reads = set()
     assert store.first({b, a}) == "a differs" and store.reads == {a}
+
+
+def test_any_grows_only_when_a_read_of_it_would_give_another_value() -> None:
+    """A read through an unknown pointer (``ANY``) gives the first per-process reason;
+    only the first location (or first bits, while no location differs) changes it,
+    so only that wakes the units that read ``ANY``: before, every new location did."""
+    store, a, b, c = Store(), Global("a"), Global("b"), Global("c")
+    store.mark_bits(a, 1, "a's bit")
+    assert ANY in store.changed and store.get(ANY) == "a's bit"
+    store.changed = set()
+    store.mark_bits(c, 2, "c's bit")
+    assert ANY not in store.changed and store.changed == {c}
+    store.mark(b, "b differs")  # the first whole location: ANY now gives its reason
+    assert ANY in store.changed and store.get(ANY) == "b differs"
+    store.changed = set()
+    store.mark(c, "c differs")
+    assert store.changed == {c} and store.get(ANY) == "b differs"
+    store.mark(a, "a differs", truthy=True)
+    store.changed = set()
+    store.mark(a, "a differs, truth too")  # untruthy: tests of a change, ANY does not
+    assert store.changed == {a}
 
 
 def test_a_callee_under_a_gate_taints_only_what_it_writes() -> None:

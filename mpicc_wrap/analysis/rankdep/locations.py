@@ -268,6 +268,9 @@ def _overlap(bits: dict[int, str] | None, mask: int | None) -> str | None:
     return next((r for m, r in bits.items() if mask is None or m & mask), None)
 
 
+_ANY: dict[bool, tuple[Fact, ...]] = {True: (ANY,), False: ()}  # ``Store._any_unset``
+
+
 class Store:
     """Facts about locations.  They only grow: a reason once set stays; a points-to
     set only gains locations and is widened to ``{ANY}`` past ``MAX_POINTEES``."""
@@ -382,17 +385,28 @@ class Store:
         else:
             for each in field_marks(loc):
                 if each not in self.multi:
+                    first = self._any_unset()
                     self.multi[each] = reason
                     if truthy:
                         self.truthy[each] = reason
-                    self.grew(each, ANY)
+                    self.grew(each, *_ANY[first])
                 elif not truthy and each in self.truthy:
                     self._untruthy(each)
 
+    def _any_unset(self, bits: bool = False) -> bool:
+        """A new per-process location (``bits``: new per-process bits) changes what a
+        read of ``ANY`` gives: the first reason of ``multi``, else of ``bits``, which
+        stays the first once there.  Only then does ``ANY`` grow: before, every new
+        location woke every unit that had read through an unknown pointer, to walk
+        it again unchanged."""
+        return self.fallback is None and not self.multi and not (
+            bits and any(self.bits.values()))
+
     def _untruthy(self, loc: Loc) -> None:
-        """A value whose truth may differ was written at ``loc``: tests of it too."""
+        """A value whose truth may differ was written at ``loc``: tests of it too (a
+        read of ``ANY`` is not a test of a truth: ``get_truth``)."""
         del self.truthy[loc]
-        self.grew(loc, ANY)
+        self.grew(loc)
 
     def flag(self, key: Loc, why: str) -> None:
         """Record the fact ``key`` about a function (``flags``)."""
@@ -414,10 +428,10 @@ class Store:
         for each in field_marks(loc):
             if each in self.truthy:
                 self._untruthy(each)
-            known = self.bits.setdefault(each, {})
-            if each not in self.multi and mask not in known:
-                known[mask] = reason
-                self.grew(each, ANY)
+            if each not in self.multi and mask not in self.bits.get(each, {}):
+                first = self._any_unset(bits=True)
+                self.bits.setdefault(each, {})[mask] = reason
+                self.grew(each, *_ANY[first])
 
     def add_pts(self, loc: Loc, pointees: set[Loc]) -> None:
         for each in field_marks(loc):
