@@ -7,12 +7,15 @@ import functools
 import os
 import re
 from collections.abc import Callable
+from typing import cast
 
 from pycparser import c_ast
 
 from mpicc_wrap import rules
 from mpicc_wrap.analysis import catalogue, graphs
 from mpicc_wrap.analysis.alone import alone_edges, one_member, self_dup_arrays
+from mpicc_wrap.analysis.armkeys import ArmKeys
+from mpicc_wrap.analysis.armmatch import Expr, unmatched
 from mpicc_wrap.analysis.callgraph import Callee
 from mpicc_wrap.analysis.context import Context
 from mpicc_wrap.analysis.intercomm import may_be_intercomm_root
@@ -76,6 +79,9 @@ class _Function:
         # (condition node, id of its cluster) -> (the cluster, counter-example): every
         # site of a cluster shares its conditions, so each is described once
         self.examples: dict[tuple[int, int], tuple[Cluster, tuple[str, bool]]] = {}
+        self._keys: ArmKeys | None = None  # ``arm_key``'s view of the function's AST
+        # (per-process test, id of its cluster) -> its arms' expressions (``unmatched_arms``)
+        self.arm_exprs: dict[tuple[int, int], tuple[Expr, ...]] = {}
 
     def reason(self, node: int, comm: str = "") -> str | None:
         """Why the condition at ``node`` may differ between processes (with ``comm``:
@@ -140,10 +146,41 @@ class _Function:
             if conds and comm in self.created \
                     and not self.matched_elsewhere(self.created[comm], events):
                 conds = self.after_creation(cl, self.created[comm], conds)
+            if not conds and frontier and cl.graph is not None:
+                conds = self.unmatched_arms(cl, frontier, comm, alone.get(comm, set()))
             for site in cl.sites if conds else []:
                 for v in conds:
                     result.setdefault(site, {}).setdefault(v, cl)
         return result
+
+    def unmatched_arms(self, cl: Cluster, frontier: set[int], comm: str,
+                       cut: set[tuple[int, int]]) -> list[int]:
+        """The per-process tests outside the cluster's PDF+ whose two arms make its
+        collective under different uniform tests (``armmatch``): each decides it.
+        Only for a cluster whose PDF+ was computed (``cl.graph``): otherwise no
+        per-process branch reaches its sites (``orders.clusters``), so none can be
+        such a test."""
+        region, graph = cl.region, cl.graph
+        assert graph is not None
+        succs = {n: list(dict.fromkeys(graph.stand_in.get(s, s)
+                                       for s in region.succs.get(n, ()) if (n, s) not in cut))
+                 for n in graph.succs}
+        found = unmatched(succs, region.exit, cl.sites, frontier,
+                          lambda v: self.reason(v, comm) is not None,
+                          lambda r, v: self.arm_key(r, v, comm))
+        for v, exprs in found.items():
+            self.arm_exprs[v, id(cl)] = exprs
+        return sorted(found)
+
+    def arm_key(self, outer: int, node: int, comm: str) -> object:
+        """``armkeys.ArmKeys.key`` of the test at ``node`` in the arms of ``outer``."""
+        if self._keys is None:
+            self._keys = ArmKeys(self.defn, self.state.file_names,
+                                 self.state.oracle.arm_writes_at)
+        nodes = self.cfg.nodes
+        test = nodes[node].pred if node < len(nodes) else None
+        return self._keys.key(nodes[outer].pred, test, node,
+                              test is not None and self.reason(node, comm) is None)
 
     def independent(self, a: str, b: str) -> bool:
         """Tokens ``a`` and ``b`` need not keep their relative order
@@ -374,6 +411,8 @@ class _Function:
     def _counter_example(self, v: int, cl: Cluster, events: Events) -> tuple[str, bool]:
         if v in cl.region.exits:
             return self.loop_example(v, cl, events), False
+        if (v, id(cl)) in self.arm_exprs:
+            return self.arms_example(v, self.arm_exprs[v, id(cl)]), False
         sides = diverging_successors(cl, v)
         if sides is None:
             return "the collective sequence depends on this condition", False
@@ -388,6 +427,40 @@ class _Function:
         names = {t.partition("@")[0] for t in events.get(stops[1], [])}
         mine = {t.partition("@")[0] for t in events.get(cl.sites[0], [])}
         return f"counter-example: {who} {one}, the others {other}", bool(names - mine)
+
+    def arms_example(self, v: int, exprs: tuple[Expr, ...]) -> str:
+        """Both arms' sequences side by side (barrier matching §5.2)."""
+        pred = display(self.state, positions.c_text(self.cfg.nodes[v].pred))
+        if self.cfg.nodes[v].label == "switch" or len(exprs) != 2:
+            sides = "; ".join(f"case {i + 1}: {self.expr_text(e)}" for i, e in enumerate(exprs))
+            return f"counter-example: the cases of '{pred}' make {sides}"
+        return (f"counter-example: ranks where '{pred}' is true make "
+                f"{self.expr_text(exprs[0])}, the others {self.expr_text(exprs[1])}")
+
+    def expr_text(self, e: Expr) -> str:
+        """An arm's expression as C-like text: the calls, and the tests they are under."""
+        parts = []
+        for item in e:
+            if item[0] == "S":
+                site = cast(int, item[1])
+                parts.append(f"{self.shown(site)} at {self.where(site)}")
+                continue
+            key, arms = cast(tuple[str, object], item[0]), cast(tuple[Expr, ...], item[1])
+            inner = [self.expr_text(a) for a in arms]
+            other = "; ".join(inner[1:])
+            if key[0] == "loop":  # ("loop", init, test, step, held)
+                head = "; ".join(str(k) for k in cast(tuple[object, ...], key)[1:4])
+                parts.append(f"for ({display(self.state, head)}) {{{inner[0]}}}")
+                continue
+            node = cast(int, key[1]) if key[0] == "node" else -1
+            text = (str(key[1]) if node < 0 else "the loop" if node >= len(self.cfg.nodes)
+                    else positions.c_text(self.cfg.nodes[node].pred))
+            if 0 <= node < len(self.cfg.nodes) and self.cfg.nodes[node].label == "loop":
+                parts.append(f"while ({display(self.state, text)}) {{{inner[0]}}}")
+                continue
+            parts.append(f"if ({display(self.state, text)}) {{{inner[0]}}}"
+                         + (f" else {{{other}}}" if other != "nothing" else ""))
+        return "; ".join(parts) if parts else "nothing"
 
     def loop_example(self, v: int, cl: Cluster, events: Events) -> str:
         """Counter-example for a branch that may end a loop holding collectives."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Arm", "Exchange", "exchanged", "fold"]
+__all__ = ["Arm", "Exchange", "Seen", "exchanged", "fold", "record"]
 
 # (position in the arm, MPI function, communicator, root) as written
 Exchange = tuple[int, str, str, str]
@@ -48,6 +48,26 @@ class Arm:
     level: int  # statements.Statements._nested on the arm's straight line
     made: int | None = 0
     last: dict[str, Exchange | None] = field(default_factory=dict)
+    owner: int = 0  # id of the test of the ``if`` it is an arm of
+
+
+# id(test of the if) -> {local: the exchange its arm last wrote it with (None: another
+# write)}, for each enclosing arm from the outermost: what a test inside the arms
+# reads (``record``, ``analysis/armkeys.py``)
+Seen = list[tuple[int, dict[str, Exchange | None]]]
+
+
+def record(arms: list[Arm], names: set[str], seen: Seen | None) -> Seen:
+    """The arms' last writes of ``names`` at a test, merged with an earlier walk's
+    (``seen``): an entry two walks disagree on becomes None (another write), so the
+    record only ever says less, whatever the order of the walks."""
+    now = [(a.owner, {x: a.last[x] for x in names if x in a.last}) for a in arms]
+    if seen is None:
+        return now
+    if [o for o, _ in seen] != [o for o, _ in now]:  # walked inside other arms
+        return [(o, dict.fromkeys(e)) for o, e in now]
+    return [(o, {x: d.get(x) if d.get(x) == e.get(x) else None for x in d.keys() | e.keys()})
+            for (o, d), (_, e) in zip(seen, now, strict=True)]
 
 
 def exchanged(a: Arm, b: Arm) -> set[str]:

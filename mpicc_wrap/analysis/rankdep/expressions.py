@@ -29,7 +29,7 @@ from mpicc_wrap.analysis.rankdep.envbits import (
     join_bits,
     merge_bits,
 )
-from mpicc_wrap.analysis.rankdep.exchanges import Arm, Exchange
+from mpicc_wrap.analysis.rankdep.exchanges import Arm, Exchange, Seen, record
 from mpicc_wrap.analysis.rankdep.layouts import union_members
 from mpicc_wrap.analysis.rankdep.lazyinit import flag_name
 from mpicc_wrap.analysis.rankdep.locations import (
@@ -113,6 +113,18 @@ def _flag_mask(e: c_ast.Assignment,
         return None
     c = int_expression(e.rvalue, named)
     return None if c is None else ~c if e.op == "&=" else c
+
+
+def _read_names(e: c_ast.Node) -> set[str]:
+    """The identifiers an expression mentions."""
+    found: set[str] = set()
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, c_ast.ID):
+            found.add(node.name)
+        stack.extend(child for _, child in node.children())
+    return found
 
 
 def _arg_text(args: list[c_ast.Node], i: int | None) -> str:
@@ -202,6 +214,7 @@ class Expressions(CallbackCalls, Visitor):
         # shared outputs are being written, and which functions of the TU may run
         # collectives (exchanges.py)
         self._exchange_arms: list[Arm] = []
+        self.arm_writes: dict[int, Seen] = {}  # id(test) -> exchanges.record at it
         self._exchange: Exchange | None = None
         self._collecting: dict[str, bool] = {}
         # Relative solve (communicators.py): the handle location of the communicator
@@ -400,6 +413,9 @@ class Expressions(CallbackCalls, Visitor):
         if e is None:
             return None
         before = self._seen.get(id(e))  # an earlier walk's reason stays (``_value``)
+        if self._exchange_arms and not self.store.readonly:
+            self.arm_writes[id(e)] = record(self._exchange_arms, _read_names(e),
+                                            self.arm_writes.get(id(e)))
         r = self._value(e)
         if r is None or self._truth_of(e, r) is not None:
             return r

@@ -17,6 +17,7 @@ from typing import Protocol
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue
+from mpicc_wrap.analysis.rankdep.exchanges import Seen
 from mpicc_wrap.analysis.rankdep.locations import callee
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.model import FunctionSummary
@@ -91,6 +92,9 @@ class Uniform:
 
     def returns_rank(self, func_name: str) -> bool:
         return False
+
+    def arm_writes_at(self, test: c_ast.Node) -> Seen:
+        return []  # no per-process test: no arms were walked
 
     def rank_params(self, func_name: str) -> list[int]:
         return []

@@ -20,6 +20,7 @@ from mpicc_wrap.analysis.rankdep.communicators import (
     member_facts,
     null_tested,
 )
+from mpicc_wrap.analysis.rankdep.exchanges import Seen
 from mpicc_wrap.analysis.rankdep.layouts import Layouts
 from mpicc_wrap.analysis.rankdep.locations import (
     EVERYTHING,
@@ -182,6 +183,11 @@ class RankDependence(Statements):
             return self._value(expr)
         finally:
             self.store.readonly = False
+
+    def arm_writes_at(self, test: c_ast.Node) -> Seen:
+        """What the arms around ``test`` last wrote into its locals (``exchanges.record``;
+        empty for a test walked outside the arms of a per-process ``if``)."""
+        return self.arm_writes.get(id(test), [])
 
     def returns_rank(self, func_name: str) -> bool:
         """True if the function's return value may differ between ranks (never for a

@@ -285,7 +285,7 @@ class Statements(Expressions):
         # function with ``goto``: a jump out of an arm would skip the join.
         phi = bool(cond) and self._func is not None and not self._func.has_goto
         outer = self._ctrl
-        pair = (Arm(self._nested), Arm(self._nested)) \
+        pair = (Arm(self._nested, owner=id(s.cond)), Arm(self._nested, owner=id(s.cond))) \
             if phi or self._exchange_arms else None
         when_true, when_false = arm_facts(s.cond, self._agreement)
         with self._join_frame() as written, self._gated(cond, phi=phi):
