@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable
 
 from pycparser import c_ast
 
-from mpicc_wrap.analysis.rankdep.exchanges import Seen
+from mpicc_wrap.analysis.rankdep.exchanges import Seen, mentioned
 from mpicc_wrap.frontend import positions
 
 __all__ = ["ArmKeys"]
@@ -44,8 +44,10 @@ class ArmKeys:
         self.locals: set[str] = set()
         self.addressed: set[str] = set()
         self.owner: dict[int, c_ast.Node] = {}  # id(test) -> statement it controls
-        self._writes: dict[int, frozenset[str]] = {}
+        # id(statement) -> (locals it writes, locals whose address it takes)
+        self._effect: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
         self._scan(defn)
+        self.addressed |= self.taken(defn)
 
     def _scan(self, defn: c_ast.FuncDef) -> None:
         stack: list[c_ast.Node] = [defn]
@@ -55,39 +57,33 @@ class ArmKeys:
                 self.locals.add(node.name)
                 if isinstance(node.type, c_ast.ArrayDecl) or "static" in (node.storage or []):
                     self.addressed.add(node.name)
-            elif isinstance(node, c_ast.UnaryOp) and node.op == "&":
-                if (base := _base(node.expr)) is not None:
-                    self.addressed.add(base)
             elif isinstance(node, _STATEMENTS) and getattr(node, "cond", None) is not None:
                 self.owner[id(node.cond)] = node
             stack.extend(child for _, child in node.children())
 
     def writes(self, stmt: c_ast.Node) -> frozenset[str]:
         """Names of the locals a statement (and everything in it) assigns or steps."""
-        if id(stmt) not in self._writes:
-            found: set[str] = set()
-            stack = [stmt]
-            while stack:
-                node = stack.pop()
-                found |= _direct_write(node)
-                stack.extend(child for _, child in node.children())
-            self._writes[id(stmt)] = frozenset(found)
-        return self._writes[id(stmt)]
+        return self._effects(stmt)[0]
 
     def taken(self, stmt: c_ast.Node) -> frozenset[str]:
         """Names whose address a statement (and everything in it) takes."""
-        key = -id(stmt)
-        if key not in self._writes:
-            found: set[str] = set()
+        return self._effects(stmt)[1]
+
+    def _effects(self, stmt: c_ast.Node) -> tuple[frozenset[str], frozenset[str]]:
+        """``writes`` and ``taken`` of a statement, from one walk, kept."""
+        if id(stmt) not in self._effect:
+            written: set[str] = set()
+            taken: set[str] = set()
             stack = [stmt]
             while stack:
                 node = stack.pop()
+                written |= _direct_write(node)
                 if isinstance(node, c_ast.UnaryOp) and node.op == "&" \
                         and (base := _base(node.expr)) is not None:
-                    found.add(base)
+                    taken.add(base)
                 stack.extend(child for _, child in node.children())
-            self._writes[key] = frozenset(found)
-        return self._writes[key]
+            self._effect[id(stmt)] = (frozenset(written), frozenset(taken))
+        return self._effect[id(stmt)]
 
     def key(self, outer: c_ast.Node | None, test: c_ast.Node | None, node: int,
             uniform: bool) -> Hashable:
@@ -97,7 +93,7 @@ class ArmKeys:
         stmt = self.owner.get(id(outer)) if outer is not None else None
         names = _names(test) if uniform and test is not None else None
         if stmt is None or test is None or names is None \
-                or names & _names_or_all(outer):
+                or names & mentioned(outer):
             return ("node", node)
         loop = self.owner.get(id(test))
         if isinstance(loop, c_ast.For):
@@ -228,17 +224,5 @@ def _names(e: c_ast.Node) -> set[str] | None:
         if isinstance(node, c_ast.Cast):
             stack.append(node.expr)
             continue
-        stack.extend(child for _, child in node.children())
-    return found
-
-
-def _names_or_all(e: c_ast.Node | None) -> set[str]:
-    """The identifiers ``e`` mentions anywhere (calls and memory reads included)."""
-    found: set[str] = set()
-    stack = [e] if e is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, c_ast.ID):
-            found.add(node.name)
         stack.extend(child for _, child in node.children())
     return found

@@ -143,10 +143,8 @@ def unmatched(succs: Graph, exit_node: int, sites: Iterable[int], frontier: set[
     for n in candidates:
         if n not in ipdom:
             continue
-        walker = _Expressions(succs, exit_node, site_set,
-                              lambda v, r=n: key(r, v), ipdom)  # type: ignore[misc]
-        join = ipdom[n]
-        exprs = tuple(walker.between(s, join) for s in dict.fromkeys(succs[n]))
+        exprs = arm_expressions(succs, exit_node, site_set, n,
+                                lambda v, r=n: key(r, v), ipdom)  # type: ignore[misc]
         if len({_shape(e) for e in exprs}) > 1:
             found[n] = exprs
     return found

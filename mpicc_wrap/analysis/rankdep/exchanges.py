@@ -32,7 +32,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Arm", "Exchange", "Seen", "exchanged", "fold", "record"]
+from pycparser import c_ast
+
+__all__ = ["Arm", "Exchange", "Seen", "exchanged", "fold", "mentioned", "record"]
 
 # (position in the arm, MPI function, communicator, root) as written
 Exchange = tuple[int, str, str, str]
@@ -57,10 +59,23 @@ class Arm:
 Seen = list[tuple[int, dict[str, Exchange | None]]]
 
 
-def record(arms: list[Arm], names: set[str], seen: Seen | None) -> Seen:
-    """The arms' last writes of ``names`` at a test, merged with an earlier walk's
-    (``seen``): an entry two walks disagree on becomes None (another write), so the
-    record only ever says less, whatever the order of the walks."""
+def mentioned(e: c_ast.Node | None) -> set[str]:
+    """The identifiers an expression mentions anywhere (calls and memory reads too)."""
+    found: set[str] = set()
+    stack = [e] if e is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, c_ast.ID):
+            found.add(node.name)
+        stack.extend(child for _, child in node.children())
+    return found
+
+
+def record(arms: list[Arm], test: c_ast.Node, seen: Seen | None) -> Seen:
+    """The arms' last writes of the locals ``test`` mentions, merged with an earlier
+    walk's (``seen``): an entry two walks disagree on becomes None (another write), so
+    the record only ever says less, whatever the order of the walks."""
+    names = mentioned(test)
     now = [(a.owner, {x: a.last[x] for x in names if x in a.last}) for a in arms]
     if seen is None:
         return now

@@ -115,18 +115,6 @@ def _flag_mask(e: c_ast.Assignment,
     return None if c is None else ~c if e.op == "&=" else c
 
 
-def _read_names(e: c_ast.Node) -> set[str]:
-    """The identifiers an expression mentions."""
-    found: set[str] = set()
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, c_ast.ID):
-            found.add(node.name)
-        stack.extend(child for _, child in node.children())
-    return found
-
-
 def _arg_text(args: list[c_ast.Node], i: int | None) -> str:
     """C text of argument ``i`` ("" when there is none)."""
     return positions.c_text(args[i]) if i is not None and i < len(args) else ""
@@ -414,7 +402,7 @@ class Expressions(CallbackCalls, Visitor):
             return None
         before = self._seen.get(id(e))  # an earlier walk's reason stays (``_value``)
         if self._exchange_arms and not self.store.readonly:
-            self.arm_writes[id(e)] = record(self._exchange_arms, _read_names(e),
+            self.arm_writes[id(e)] = record(self._exchange_arms, e,
                                             self.arm_writes.get(id(e)))
         r = self._value(e)
         if r is None or self._truth_of(e, r) is not None:
