@@ -26,6 +26,10 @@ collective, but then Algorithm 1 finds the mismatch at this test (the arms order
 collectives differently, or make different ones), and only what follows from the
 values is spared.  hdf5's ``getenv_all`` (test/h5test.c) is the pattern, with the
 root's broadcast of the length under its own test of the value.
+
+An exchange names the part of the shared output a local holds: all of it, or one
+constant element a local was copied out of, or packed into by the root before its
+broadcast (rootarm.py).
 """
 
 from __future__ import annotations
@@ -36,8 +40,9 @@ from pycparser import c_ast
 
 __all__ = ["Arm", "Exchange", "Seen", "exchanged", "fold", "mentioned", "record"]
 
-# (position in the arm, MPI function, communicator, root) as written
-Exchange = tuple[int, str, str, str]
+# (position in the arm, MPI function, communicator, root) as written, and the part of
+# its shared output held ("": all of it; "[K]": element K, rootarm.py)
+Exchange = tuple[int, str, str, str, str]
 
 
 @dataclass
@@ -51,6 +56,10 @@ class Arm:
     made: int | None = 0
     last: dict[str, Exchange | None] = field(default_factory=dict)
     owner: int = 0  # id of the test of the ``if`` it is an arm of
+    # (communicator, root) as written, when only that root runs the arm, and per
+    # tracked array the locals stored in its constant elements since (rootarm.py)
+    root: tuple[str, str] | None = None
+    packed: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 # id(test of the if) -> {local: the exchange its arm last wrote it with (None: another
@@ -98,6 +107,6 @@ def fold(outer: Arm, a: Arm, b: Arm) -> None:
     both = exchanged(a, b)
     for x in a.last.keys() | b.last.keys():
         e = a.last.get(x) if x in both else None
-        outer.last[x] = None if e is None or base is None else (base + e[0], e[1], e[2], e[3])
+        outer.last[x] = None if e is None or base is None else (base + e[0],) + e[1:]
     outer.made = base + a.made if (base is not None and a.made is not None
                                    and a.made == b.made) else None

@@ -50,6 +50,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
 )
 from mpicc_wrap.analysis.rankdep.owned import is_allocation, owner
 from mpicc_wrap.analysis.rankdep.resets import Reset, assigns_any, constant, reset_test
+from mpicc_wrap.analysis.rankdep.rootarm import copied, element, forget, pack, sent
 from mpicc_wrap.analysis.rankdep.signs import Signs
 from mpicc_wrap.analysis.visitor import INCREMENTS, Visitor
 from mpicc_wrap.frontend import positions
@@ -204,6 +205,7 @@ class Expressions(CallbackCalls, Visitor):
         self._exchange_arms: list[Arm] = []
         self.arm_writes: dict[int, Seen] = {}  # id(test) -> exchanges.record at it
         self._exchange: Exchange | None = None
+        self._element: tuple[str, str] | None = None  # ``buf[K]`` being assigned
         self._collecting: dict[str, bool] = {}
         # Relative solve (communicators.py): the handle location of the communicator
         # within which values are judged, the handle names of the MPI library, and per
@@ -600,11 +602,30 @@ class Expressions(CallbackCalls, Visitor):
         reset = e.op == "=" and not r and self._reset_write(
             e.lvalue, constant(e.rvalue, self._handle_names))
         self._assign_global(uncast(e.lvalue), r, e.op == "=")
-        with self._ungated(reset or self._flag_write(e.lvalue)):
+        with self._ungated(reset or self._flag_write(e.lvalue)), self._copying(e):
             self._write(targets, r, strong=e.op == "=",
                         truthy=truthy and where is None)
             self._point(targets, self._pointees(e.rvalue))
             return r or self._ctrl
+
+    @contextmanager
+    def _copying(self, e: c_ast.Assignment) -> Iterator[None]:
+        """Inside the arms of a per-process test, ``x = buf[K]`` copies a part of the
+        shared output ``buf`` holds into ``x``, and ``buf[K] = x`` packs ``x`` for a
+        root's broadcast (rootarm.py)."""
+        if not self._exchange_arms or e.op != "=":
+            yield
+            return
+        arm = self._exchange_arms[-1]
+        here = self._nested == arm.level and not self._weak
+        self._exchange = copied(e.rvalue, arm) if here else None
+        self._element = element(e.lvalue)
+        try:
+            yield
+        finally:
+            self._exchange, self._element = None, None
+        if here:
+            pack(arm, e.lvalue, e.rvalue)
 
     def visit_ArrayRef(self, e: c_ast.ArrayRef) -> str | None:
         sub = self._value(e.subscript)
@@ -745,6 +766,7 @@ class Expressions(CallbackCalls, Visitor):
                 arm = self._exchange_arms[-1]
                 arm.last[name] = self._exchange if strong and self._nested == arm.level \
                     else None
+                forget(self._exchange_arms, name, self._element)
             if local:
                 self._taint(name, local, mask)
                 if truthy and not self._env_ctrl and kind != "envel":
@@ -1309,10 +1331,11 @@ class Expressions(CallbackCalls, Visitor):
         if self._exchange_arms and entry.is_collective \
                 and (at := self._arm_event()) is not None:
             self._exchange = (at, entry.name, _arg_text(args, entry.comm),
-                              _arg_text(args, entry.root))
+                              _arg_text(args, entry.root), "")
         for i in entry.rank_outputs:
             if i < len(args):
                 self._write(self._out(args[i]), self._seed(e, template), strong=False)
+        packed = self._packed(entry, args)
         for i in entry.shared_outputs:
             if i < len(args):
                 target = uncast(args[i])
@@ -1321,8 +1344,23 @@ class Expressions(CallbackCalls, Visitor):
                 with self._ungated(reset):
                     self._write(self._out(args[i]), None,
                                 strong=reset or self._covers(entry, args, i))
+        if packed is not None and self._exchange is not None:
+            sent(self._exchange_arms[-1], *packed, self._exchange)
         self._exchange = None
         return None
+
+    def _packed(self, entry: catalogue.MPIFunc, args: list[c_ast.Node]
+                ) -> tuple[str, dict[str, str]] | None:
+        """Before ``MPI_Bcast(buf, ...)`` writes ``buf``: the locals packed into it
+        (rootarm.py), which that write forgets."""
+        if self._exchange is None or entry.name != "MPI_Bcast" or not args:
+            return None
+        buffer = uncast(args[0])
+        if isinstance(buffer, c_ast.UnaryOp) and buffer.op == "&":
+            buffer = uncast(buffer.expr)
+        if not isinstance(buffer, c_ast.ID):
+            return None
+        return buffer.name, dict(self._exchange_arms[-1].packed.get(buffer.name, {}))
 
     def _covers(self, entry: catalogue.MPIFunc, args: list[c_ast.Node], i: int) -> bool:
         """A shared output overwrites what it names: true unless it is a tracked array

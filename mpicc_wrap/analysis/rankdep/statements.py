@@ -48,6 +48,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     is_function_type,
     jumps_back,
 )
+from mpicc_wrap.analysis.rankdep.rootarm import RankLocals, root_arm
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
 
@@ -76,6 +77,7 @@ class Statements(Expressions):
         # MPI_Comm_rank seeds per communicator text; the reasons met in it so far
         self._alone: dict[str, tuple[dict[str, str], dict[str, set[str]]]] = {}
         self._met: dict[str, set[str]] = {}
+        self._rank_locals: dict[str, RankLocals] = {}  # per function (rootarm.py)
 
     def _alone_facts(self, f: FunctionFacts) -> tuple[dict[str, str], dict[str, set[str]]]:
         if f.name not in self._alone:
@@ -287,6 +289,8 @@ class Statements(Expressions):
         outer = self._ctrl
         pair = (Arm(self._nested, owner=id(s.cond)), Arm(self._nested, owner=id(s.cond))) \
             if phi or self._exchange_arms else None
+        if pair is not None and (found := self._root_arm(s.cond)) is not None:
+            pair[0 if found[0] else 1].root = found[1]
         when_true, when_false = arm_facts(s.cond, self._agreement)
         with self._join_frame() as written, self._gated(cond, phi=phi):
             with self._resetting(s.iftrue, s.cond, outer) if cond else nullcontext():
@@ -302,6 +306,15 @@ class Statements(Expressions):
         if pair and self._exchange_arms:
             fold(self._exchange_arms[-1], *pair)
         return gates
+
+    def _root_arm(self, test: c_ast.Node) -> tuple[bool, tuple[str, str]] | None:
+        """The arm of ``test`` only a broadcast's root runs (rootarm.py)."""
+        f = self._func
+        if f is None:
+            return None
+        if f.name not in self._rank_locals:
+            self._rank_locals[f.name] = RankLocals.of(f.body, f.locals)
+        return root_arm(test, self._rank_locals[f.name])
 
     def _learn(self, facts: list[tuple[c_ast.Node, bool]]) -> None:
         """Take in the truths an arm of a vote knows on every process (consensus.py):

@@ -1,0 +1,89 @@
+"""A root branches on what it packed, the others on what they unpacked (rootarm.py):
+the two tests are one value only when the arm that packs is run by the root alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mpirun import run, tool
+from pycparser import c_parser
+
+from mpicc_wrap.analysis.rankdep.rootarm import RankLocals, root_arm
+
+# The root reads the flag in its arm (from argc here; a file or the input in real code)
+ROOT = ("u = argc > 2; p[3] = u; MPI_Bcast(p, 4, MPI_INT, 0, MPI_COMM_WORLD); "
+        "if (u) MPI_Barrier(MPI_COMM_WORLD);")
+OTHERS = ("MPI_Bcast(p, 4, MPI_INT, 0, MPI_COMM_WORLD); u = p[3]; "
+          "if (u) MPI_Barrier(MPI_COMM_WORLD);")
+
+
+def _warned(tmp_path: Path, body: str) -> bool:
+    source = ("#include <mpi.h>\n"
+              "int main(int argc, char **argv)\n{\n"
+              "    int rank, u = 0, p[4] = {0};\n"
+              "    MPI_Init(&argc, &argv);\n    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+              f"{body}\n    MPI_Finalize();\n    return 0;\n}}\n")
+    (tmp_path / "a.c").write_text(source)
+    done = run([tool("mpicc-wrap"), "-c", "a.c", "-o", "a.o"], cwd=tmp_path, timeout=300,
+               env={"MPICC_WRAP_RESULT_CACHE": "0"})
+    assert done.returncode == 0, done.stderr
+    return "warning: MPI_Barrier" in done.stderr
+
+
+@pytest.mark.parametrize("body,warned", [
+    (f"if (rank == 0) {{ {ROOT} }} else {{ {OTHERS} }}", False),
+    (f"if (0 == rank) {{ {ROOT} }} else {{ {OTHERS} }}", False),
+    (f"if (!rank) {{ {ROOT} }} else {{ {OTHERS} }}", False),
+    (f"if (rank != 0) {{ {OTHERS} }} else {{ {ROOT} }}", False),
+    (f"if (rank) {{ {OTHERS} }} else {{ {ROOT} }}", False),
+    # another element packed as well: the packing of p[3] stands
+    (f"if (rank == 0) {{ p[1] = 5; {ROOT} }} else {{ {OTHERS} }}", False),
+    # the arm that packs is not the root's
+    (f"if (rank == 1) {{ {ROOT} }} else {{ {OTHERS} }}", True),
+    # the broadcast's root is another rank than the arm's
+    (f"if (rank == 0) {{ {ROOT.replace('MPI_INT, 0', 'MPI_INT, 1')} }} "
+     f"else {{ {OTHERS.replace('MPI_INT, 0', 'MPI_INT, 1')} }}", True),
+    # the flag changed after it was packed
+    (f"if (rank == 0) {{ {ROOT.replace('p[3] = u;', 'p[3] = u; u = !u;')} }} "
+     f"else {{ {OTHERS} }}", True),
+    # the element overwritten after the flag was packed into it
+    (f"if (rank == 0) {{ {ROOT.replace('p[3] = u;', 'p[3] = u; p[3] = 0;')} }} "
+     f"else {{ {OTHERS} }}", True),
+    # the others unpack another element
+    (f"if (rank == 0) {{ {ROOT} }} else {{ {OTHERS.replace('p[3]', 'p[2]')} }}", True),
+    # a reduction's output is not what the root put in
+    (f"if (rank == 0) {{ {ROOT.replace('MPI_Bcast(p, 4, MPI_INT, 0,', 'MPI_Allreduce(MPI_IN_PLACE, p, 4, MPI_INT, MPI_MAX,')} }} "
+     f"else {{ {OTHERS.replace('MPI_Bcast(p, 4, MPI_INT, 0,', 'MPI_Allreduce(MPI_IN_PLACE, p, 4, MPI_INT, MPI_MAX,')} }}",
+     True),
+    # the rank variable is written elsewhere too: the arm is not known to be the root's
+    (f"rank = rank + 0; if (rank == 0) {{ {ROOT} }} else {{ {OTHERS} }}", True),
+])
+def test_a_packed_flag_matches_its_unpacked_copy_only_on_the_root(
+        tmp_path: Path, body: str, warned: bool) -> None:
+    assert _warned(tmp_path, body) is warned
+
+
+def _facts_and_test(code: str) -> tuple[RankLocals, object]:
+    ast = c_parser.CParser().parse("void f(int c, int root) {" + code + "}")
+    body = ast.ext[0].body
+    names = {"c", "root", "r", "q"}
+    return RankLocals.of(body, names), body.block_items[-1].cond
+
+
+@pytest.mark.parametrize("code,found", [
+    ("int r; MPI_Comm_rank(c, &r); if (r == root) ;", (True, ("c", "root"))),
+    ("int r; MPI_Comm_rank(c, &r); if (r != 2) ;", (False, ("c", "2"))),
+    ("int r; MPI_Comm_rank(c, &r); if (r) ;", (False, ("c", "0"))),
+    # the root is written: not fixed
+    ("int r; MPI_Comm_rank(c, &r); root = 1; if (r == root) ;", None),
+    # two communicators' ranks in one variable
+    ("int r; MPI_Comm_rank(c, &r); MPI_Comm_rank(d, &r); if (r == 0) ;", None),
+    # the rank's address escapes
+    ("int r, *q; MPI_Comm_rank(c, &r); q = &r; if (r == 0) ;", None),
+    ("int r; MPI_Comm_rank(c, &r); if (r < 1) ;", None),
+])
+def test_root_arm_recognises_a_test_of_the_rank_against_a_fixed_root(
+        code: str, found: object) -> None:
+    facts, test = _facts_and_test(code)
+    assert root_arm(test, facts) == found  # type: ignore[arg-type]
