@@ -16,6 +16,8 @@ ROOT = ("u = argc > 2; p[3] = u; MPI_Bcast(p, 4, MPI_INT, 0, MPI_COMM_WORLD); "
         "if (u) MPI_Barrier(MPI_COMM_WORLD);")
 OTHERS = ("MPI_Bcast(p, 4, MPI_INT, 0, MPI_COMM_WORLD); u = p[3]; "
           "if (u) MPI_Barrier(MPI_COMM_WORLD);")
+BCAST = "MPI_Bcast(p, 4, MPI_INT, 0,"
+REDUCE = "MPI_Allreduce(MPI_IN_PLACE, p, 4, MPI_INT, MPI_MAX,"
 
 
 def _warned(tmp_path: Path, body: str) -> bool:
@@ -53,9 +55,11 @@ def _warned(tmp_path: Path, body: str) -> bool:
     # the others unpack another element
     (f"if (rank == 0) {{ {ROOT} }} else {{ {OTHERS.replace('p[3]', 'p[2]')} }}", True),
     # a reduction's output is not what the root put in
-    (f"if (rank == 0) {{ {ROOT.replace('MPI_Bcast(p, 4, MPI_INT, 0,', 'MPI_Allreduce(MPI_IN_PLACE, p, 4, MPI_INT, MPI_MAX,')} }} "
-     f"else {{ {OTHERS.replace('MPI_Bcast(p, 4, MPI_INT, 0,', 'MPI_Allreduce(MPI_IN_PLACE, p, 4, MPI_INT, MPI_MAX,')} }}",
-     True),
+    (f"if (rank == 0) {{ {ROOT.replace(BCAST, REDUCE)} }} "
+     f"else {{ {OTHERS.replace(BCAST, REDUCE)} }}", True),
+    # the flag's address escapes: a write through the pointer is not seen by name
+    (f"int *q = &u; if (rank == 0) {{ {ROOT.replace('p[3] = u;', 'p[3] = u; *q = !u;')} }} "
+     f"else {{ {OTHERS} }}", True),
     # the rank variable is written elsewhere too: the arm is not known to be the root's
     (f"rank = rank + 0; if (rank == 0) {{ {ROOT} }} else {{ {OTHERS} }}", True),
 ])
@@ -68,7 +72,7 @@ def _facts_and_test(code: str) -> tuple[RankLocals, object]:
     ast = c_parser.CParser().parse("void f(int c, int root) {" + code + "}")
     body = ast.ext[0].body
     names = {"c", "root", "r", "q"}
-    return RankLocals.of(body, names), body.block_items[-1].cond
+    return RankLocals.of(body, names, ["c", "root"]), body.block_items[-1].cond
 
 
 @pytest.mark.parametrize("code,found", [
@@ -82,6 +86,8 @@ def _facts_and_test(code: str) -> tuple[RankLocals, object]:
     # the rank's address escapes
     ("int r, *q; MPI_Comm_rank(c, &r); q = &r; if (r == 0) ;", None),
     ("int r; MPI_Comm_rank(c, &r); if (r < 1) ;", None),
+    # another variable of the root's name in an inner block
+    ("int r; MPI_Comm_rank(c, &r); { int root = 3; } if (r == root) ;", None),
 ])
 def test_root_arm_recognises_a_test_of_the_rank_against_a_fixed_root(
         code: str, found: object) -> None:

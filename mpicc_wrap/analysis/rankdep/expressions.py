@@ -624,8 +624,8 @@ class Expressions(CallbackCalls, Visitor):
             yield
         finally:
             self._exchange, self._element = None, None
-        if here:
-            pack(arm, e.lvalue, e.rvalue)
+        if here and self._func is not None:
+            pack(arm, e.lvalue, e.rvalue, self._func.tracked)
 
     def visit_ArrayRef(self, e: c_ast.ArrayRef) -> str | None:
         sub = self._value(e.subscript)

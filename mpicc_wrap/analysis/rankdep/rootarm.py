@@ -64,14 +64,19 @@ class RankLocals:
     fixed: frozenset[str]
 
     @staticmethod
-    def of(defn_body: c_ast.Node, names: set[str]) -> RankLocals:
+    def of(defn_body: c_ast.Node, names: set[str], params: list[str]) -> RankLocals:
         """Scan the body once; ``names``: the function's parameters and locals."""
         rank_calls: dict[str, dict[str, c_ast.Node]] = {}
         written: set[str] = set()
         addressed: set[str] = set()
+        declared: set[str] = set(params)
         stack = [defn_body]
         while stack:
             node = stack.pop()
+            if isinstance(node, c_ast.Decl) and node.name:
+                if node.name in declared:  # two variables of one name: neither is fixed
+                    written.add(node.name)
+                declared.add(node.name)
             target = _rank_target(node)
             if target is not None:
                 comm = node.args.exprs[0]  # type: ignore[union-attr]
@@ -176,10 +181,13 @@ def copied(rvalue: c_ast.Node, arm: Arm) -> Exchange | None:
         else None
 
 
-def pack(arm: Arm, lvalue: c_ast.Node, rvalue: c_ast.Node) -> None:
-    """``buf[K] = x`` in ``arm``: remember that ``x`` is in ``buf[K]``."""
+def pack(arm: Arm, lvalue: c_ast.Node, rvalue: c_ast.Node, tracked: set[str]) -> None:
+    """``buf[K] = x`` in ``arm``: remember that ``x`` is in ``buf[K]``.  Only for a
+    tracked local ``x`` (``FunctionFacts.tracked``), every write of which the walk
+    sees by its name, so that ``forget`` hears of it."""
     place, value = element(lvalue), uncast(rvalue)
-    if place is not None and isinstance(value, c_ast.ID) and value.name != place[0]:
+    if place is not None and isinstance(value, c_ast.ID) and value.name != place[0] \
+            and value.name in tracked and place[0] in tracked:
         arm.packed.setdefault(place[0], {})[place[1]] = value.name
 
 

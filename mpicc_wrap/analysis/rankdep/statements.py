@@ -313,7 +313,7 @@ class Statements(Expressions):
         if f is None:
             return None
         if f.name not in self._rank_locals:
-            self._rank_locals[f.name] = RankLocals.of(f.body, f.locals)
+            self._rank_locals[f.name] = RankLocals.of(f.body, f.locals, f.params)
         return root_arm(test, self._rank_locals[f.name])
 
     def _learn(self, facts: list[tuple[c_ast.Node, bool]]) -> None:
