@@ -1353,14 +1353,13 @@ class Expressions(CallbackCalls, Visitor):
                 ) -> tuple[str, dict[str, str]] | None:
         """Before ``MPI_Bcast(buf, ...)`` writes ``buf``: the locals packed into it
         (rootarm.py), which that write forgets."""
-        if self._exchange is None or entry.name != "MPI_Bcast" or not args:
+        if self._exchange is None or entry.name != "MPI_Bcast" or not args \
+                or self._func is None:
             return None
-        buffer = uncast(args[0])
-        if isinstance(buffer, c_ast.UnaryOp) and buffer.op == "&":
-            buffer = uncast(buffer.expr)
-        if not isinstance(buffer, c_ast.ID):
+        buffer = array_arg(args[0], self._func.arrays)
+        if buffer is None:
             return None
-        return buffer.name, dict(self._exchange_arms[-1].packed.get(buffer.name, {}))
+        return buffer, dict(self._exchange_arms[-1].packed.get(buffer, {}))
 
     def _covers(self, entry: catalogue.MPIFunc, args: list[c_ast.Node], i: int) -> bool:
         """A shared output overwrites what it names: true unless it is a tracked array

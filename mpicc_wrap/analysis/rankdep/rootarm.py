@@ -46,12 +46,12 @@ from pycparser import c_ast
 
 from mpicc_wrap.analysis.rankdep.exchanges import Arm, Exchange
 from mpicc_wrap.analysis.rankdep.locations import uncast
+from mpicc_wrap.analysis.visitor import INCREMENTS
 from mpicc_wrap.frontend import positions
 
 __all__ = ["RankLocals", "copied", "element", "forget", "pack", "root_arm", "sent"]
 
 _RANK_CALLS = frozenset({"MPI_Comm_rank", "PMPI_Comm_rank"})
-_STEPS = frozenset({"++", "--", "p++", "p--"})
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class RankLocals:
                 continue
             if isinstance(node, c_ast.Assignment):
                 written |= _bases(node.lvalue)
-            elif isinstance(node, c_ast.UnaryOp) and node.op in _STEPS:
+            elif isinstance(node, c_ast.UnaryOp) and node.op in INCREMENTS:
                 written |= _bases(node.expr)
             elif isinstance(node, c_ast.UnaryOp) and node.op == "&":
                 addressed |= _bases(node.expr)
@@ -131,7 +131,7 @@ def _is_fixed(e: c_ast.Node, fixed: frozenset[str]) -> bool:
                 return False
         elif isinstance(node, (c_ast.FuncCall, c_ast.Assignment, c_ast.ArrayRef,
                                c_ast.StructRef)) \
-                or isinstance(node, c_ast.UnaryOp) and node.op in _STEPS | {"*"}:
+                or isinstance(node, c_ast.UnaryOp) and node.op in INCREMENTS | {"*"}:
             return False
         stack.extend(child for _, child in node.children())
     return True
