@@ -25,6 +25,16 @@ def preprocess(source: str, name: str = "src.c") -> str:
     return out.stdout
 
 
+def wrapped_stderr(folder: Path, name: str, source: str, *flags: str) -> str:
+    """Compile ``source``, saved as ``name`` in ``folder``, with ``mpicc-wrap -c``
+    (result cache off) and return what it printed; the compile must succeed."""
+    (folder / name).write_text(source)
+    done = mpirun.run([mpirun.tool("mpicc-wrap"), *flags, "-c", name, "-o", "x.o"],
+                      cwd=folder, timeout=300, env={"MPICC_WRAP_RESULT_CACHE": "0"})
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
 def parse_source(source: str, name: str = "src.c") -> ParsedTU:
     """Preprocess and parse ``source`` as the file ``name``."""
     return parser.parse(preprocess(source, name), name, mpirun.mpicc(), OPTIONS)

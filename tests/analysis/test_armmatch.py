@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mpirun import run, tool
+from analysis_helpers import wrapped_stderr
 
 from mpicc_wrap.analysis.armmatch import immediate_postdominators, unmatched
 
@@ -44,11 +44,7 @@ def _warnings(tmp_path: Path, body: str) -> str:
               "    int rank, n = 0, i, v = 0, u = argc > 1;\n"
               "    MPI_Init(&argc, &argv);\n    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
               f"{body}\n    MPI_Finalize();\n    return 0;\n}}\n")
-    (tmp_path / "a.c").write_text(source)
-    done = run([tool("mpicc-wrap"), "-c", "a.c", "-o", "a.o"], cwd=tmp_path, timeout=300,
-               env={"MPICC_WRAP_RESULT_CACHE": "0"})
-    assert done.returncode == 0, done.stderr
-    return done.stderr
+    return wrapped_stderr(tmp_path, "a.c", source)
 
 
 B = "MPI_Barrier(MPI_COMM_WORLD);"

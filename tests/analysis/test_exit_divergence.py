@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mpirun import run, tool
+from analysis_helpers import wrapped_stderr
 from paths import CORPUS
 from pycparser import c_parser
 
@@ -31,11 +31,7 @@ def test_error_exit_classification(text: str, fails: bool) -> None:
 
 
 def _compile(tmp_path: Path, name: str, *flags: str) -> str:
-    (tmp_path / name).write_text((CORPUS / name).read_text())
-    done = run([tool("mpicc-wrap"), *flags, "-c", name, "-o", "x.o"], cwd=tmp_path,
-               timeout=300, env={"MPICC_WRAP_RESULT_CACHE": "0"})
-    assert done.returncode == 0, done.stderr
-    return done.stderr
+    return wrapped_stderr(tmp_path, name, (CORPUS / name).read_text(), *flags)
 
 
 @pytest.mark.parametrize("name", ["correct_error_exit_then_collectives.c",

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from analysis_helpers import parse_source
-from mpirun import run, tool
+from analysis_helpers import parse_source, wrapped_stderr
 from paths import CORPUS
 from pycparser import c_ast
 from pycparserext.ext_c_parser import GnuCParser
@@ -245,11 +244,7 @@ def test_an_error_code_set_only_on_failure_is_single_valued() -> None:
 
 def _compile(tmp_path: Path, *flags: str) -> str:
     name = "correct_error_code_on_root_only.c"
-    (tmp_path / name).write_text((CORPUS / name).read_text())
-    done = run([tool("mpicc-wrap"), *flags, "-c", name, "-o", "x.o"], cwd=tmp_path,
-               timeout=300, env={"MPICC_WRAP_RESULT_CACHE": "0"})
-    assert done.returncode == 0, done.stderr
-    return done.stderr
+    return wrapped_stderr(tmp_path, name, (CORPUS / name).read_text(), *flags)
 
 
 def test_error_divergence_is_silent_by_default_and_reported_on_request(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mpirun import run, tool
+from analysis_helpers import wrapped_stderr
 from pycparser import c_parser
 
 from mpicc_wrap.analysis.rankdep.rootarm import RankLocals, root_arm
@@ -26,11 +26,7 @@ def _warned(tmp_path: Path, body: str) -> bool:
               "    int rank, u = 0, p[4] = {0};\n"
               "    MPI_Init(&argc, &argv);\n    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
               f"{body}\n    MPI_Finalize();\n    return 0;\n}}\n")
-    (tmp_path / "a.c").write_text(source)
-    done = run([tool("mpicc-wrap"), "-c", "a.c", "-o", "a.o"], cwd=tmp_path, timeout=300,
-               env={"MPICC_WRAP_RESULT_CACHE": "0"})
-    assert done.returncode == 0, done.stderr
-    return "warning: MPI_Barrier" in done.stderr
+    return "warning: MPI_Barrier" in wrapped_stderr(tmp_path, "a.c", source)
 
 
 @pytest.mark.parametrize("body,warned", [
