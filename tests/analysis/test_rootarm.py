@@ -9,7 +9,7 @@ import pytest
 from analysis_helpers import wrapped_stderr
 from pycparser import c_parser
 
-from mpicc_wrap.analysis.rankdep.rootarm import RankLocals, root_arm
+from mpicc_wrap.analysis.rankdep.rootarm import RankLocals, calls_rank, root_arm
 
 # The root reads the flag in its arm (from argc here; a file or the input in real code)
 ROOT = ("u = argc > 2; p[3] = u; MPI_Bcast(p, 4, MPI_INT, 0, MPI_COMM_WORLD); "
@@ -89,3 +89,39 @@ def test_root_arm_recognises_a_test_of_the_rank_against_a_fixed_root(
         code: str, found: object) -> None:
     facts, test = _facts_and_test(code)
     assert root_arm(test, facts) == found  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("calls,expected", [
+    ([], False), (["printf", "MPI_Bcast"], False),
+    (["MPI_Comm_rank"], True), (["printf", "PMPI_Comm_rank"], True),
+])
+def test_calls_rank_names_the_rank_calls(calls: list[str], expected: bool) -> None:
+    assert calls_rank(calls) is expected
+
+
+@pytest.mark.parametrize("rank_call,scans", [
+    ("MPI_Comm_rank(MPI_COMM_WORLD, &rank);", 1),
+    ("rank = getpid();", 0),  # per-process, but no local is an MPI rank: no scan
+])
+def test_the_body_is_scanned_for_ranks_only_when_it_asks_for_one(
+        monkeypatch: pytest.MonkeyPatch, rank_call: str, scans: int) -> None:
+    from analysis_helpers import parse_source
+
+    from mpicc_wrap.analysis import unit
+    from mpicc_wrap.analysis.rankdep import rootarm
+    calls: list[str] = []
+    scan = rootarm.RankLocals.of
+
+    def counted(body: object, names: set[str], params: list[str]) -> RankLocals:
+        calls.append("scan")
+        return scan(body, names, params)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rootarm.RankLocals, "of", staticmethod(counted))
+    source = ("#include <mpi.h>\nint getpid(void);\n"
+              "int main(int argc, char **argv)\n{\n    int rank;\n"
+              f"    MPI_Init(&argc, &argv);\n    {rank_call}\n"
+              "    if (rank == 0) { MPI_Barrier(MPI_COMM_WORLD); }\n"
+              "    MPI_Finalize();\n    return 0;\n}\n")
+    result = unit.analyse(parse_source(source), {})
+    assert len(calls) == scans
+    assert [f.collective for f in result.findings] == ["MPI_Barrier"]

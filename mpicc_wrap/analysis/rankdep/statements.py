@@ -48,7 +48,7 @@ from mpicc_wrap.analysis.rankdep.locations import (
     is_function_type,
     jumps_back,
 )
-from mpicc_wrap.analysis.rankdep.rootarm import RankLocals, root_arm
+from mpicc_wrap.analysis.rankdep.rootarm import RankLocals, calls_rank, root_arm
 from mpicc_wrap.analysis.visitor import Visitor
 from mpicc_wrap.frontend import positions
 
@@ -310,7 +310,7 @@ class Statements(Expressions):
     def _root_arm(self, test: c_ast.Node) -> tuple[bool, tuple[str, str]] | None:
         """The arm of ``test`` only a broadcast's root runs (rootarm.py)."""
         f = self._func
-        if f is None:
+        if f is None or not calls_rank(f.calls):
             return None
         if f.name not in self._rank_locals:
             self._rank_locals[f.name] = RankLocals.of(f.body, f.locals, f.params)
