@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from analysis_helpers import wrapped_stderr
+from analysis_helpers import parse_source, wrapped_stderr
 from pycparser import c_parser
 
+from mpicc_wrap.analysis import unit
 from mpicc_wrap.analysis.rankdep.rootarm import RankLocals, calls_rank, root_arm
 
 # The root reads the flag in its arm (from argc here; a file or the input in real code)
@@ -105,18 +106,14 @@ def test_calls_rank_names_the_rank_calls(calls: list[str], expected: bool) -> No
 ])
 def test_the_body_is_scanned_for_ranks_only_when_it_asks_for_one(
         monkeypatch: pytest.MonkeyPatch, rank_call: str, scans: int) -> None:
-    from analysis_helpers import parse_source
-
-    from mpicc_wrap.analysis import unit
-    from mpicc_wrap.analysis.rankdep import rootarm
     calls: list[str] = []
-    scan = rootarm.RankLocals.of
+    scan = RankLocals.of
 
     def counted(body: object, names: set[str], params: list[str]) -> RankLocals:
         calls.append("scan")
         return scan(body, names, params)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(rootarm.RankLocals, "of", staticmethod(counted))
+    monkeypatch.setattr(RankLocals, "of", staticmethod(counted))
     source = ("#include <mpi.h>\nint getpid(void);\n"
               "int main(int argc, char **argv)\n{\n    int rank;\n"
               f"    MPI_Init(&argc, &argv);\n    {rank_call}\n"
