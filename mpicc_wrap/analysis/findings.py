@@ -35,6 +35,7 @@ from mpicc_wrap.analysis.rankdep.communicators import (
     opened_files,
     sole_constructors,
 )
+from mpicc_wrap.analysis.rankdep.locations import callee
 from mpicc_wrap.frontend import handles, positions
 from mpicc_wrap.model import (
     Condition,
@@ -249,7 +250,7 @@ class _Function:
             comm = self.handle(token)
             shown = display(self.state, comm) if comm else ""
             ident = (shown if shown in ("MPI_COMM_WORLD", "MPI_COMM_SELF")
-                     else f"new {comm}" if comm in self.created else "")
+                     else f"new {comm}" if comm and comm in self.created else "")
             self._kinds[token] = (info.starts_only, ident) \
                 if info is not None and ident else None
         return self._kinds[token]
@@ -259,11 +260,21 @@ class _Function:
         """Local handles written only by one constructor call, with that call's node
         (``rankdep.communicators.sole_constructors``)."""
         if self._created is None:
+            # only a constructor at a call node can be in the result: without one
+            # the body is not scanned (most functions create no communicator)
             calls = {id(call): handle
-                     for handle, call in sole_constructors(self.defn).items()}
+                     for handle, call in sole_constructors(self.defn).items()
+                     } if self._constructs() else {}
             self._created = {calls[id(n.call)]: n.id for n in self.cfg.nodes
                              if n.call is not None and id(n.call) in calls}
         return self._created
+
+    def _constructs(self) -> bool:
+        """Some call node of the function calls a handle constructor (the catalogue's
+        ``creates``), the calls ``sole_constructors`` collects."""
+        return any(n.call is not None and (spec := catalogue.lookup(
+            callee(n.call) or "")) is not None and spec.creates is not None
+            for n in self.cfg.nodes)
 
     def matched_elsewhere(self, made: int, events: Events) -> bool:
         """Another call of the function may be the match of the constructor call at
