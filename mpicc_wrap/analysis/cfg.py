@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from mpicc_wrap.analysis import catalogue, graphs
+from mpicc_wrap.analysis.literals import int_constant
 
 
 @dataclass
@@ -81,8 +82,11 @@ def _has_call(node: c_ast.Node | None, memo: dict[int, bool]) -> bool:
         return False
     found = memo.get(id(node))
     if found is None:
-        found = isinstance(node, (c_ast.FuncCall, c_ast.Compound)) or any(
-            _has_call(child, memo) for _, child in node.children())
+        found = isinstance(node, (c_ast.FuncCall, c_ast.Compound))
+        for child in () if found else node:  # a loop, not any(): this is hot
+            if _has_call(child, memo):
+                found = True
+                break
         memo[id(node)] = found
     return found
 
@@ -254,7 +258,22 @@ class _Builder:
         return self.loop(s.cond, s.stmt, None, cur, True)
 
     def s_DoWhile(self, s: c_ast.DoWhile, cur: Preds) -> Preds:
+        if int_constant(s.cond) == 0:
+            return self.once(s.stmt, cur)
         return self.loop(s.cond, s.stmt, None, cur, False)
+
+    def once(self, body: c_ast.Node, cur: Preds) -> Preds:
+        """``do { body } while (0)``, the statement macro's wrapper (hdf5's ``VRFY``,
+        every ``HGOTO_ERROR``): the body runs once, and ``break`` and ``continue``
+        (which tests the false condition) both leave it.  No loop: a loop's header,
+        back edge and region would make Algorithm 1 analyse every macro use as a loop
+        of its own, and a collective in it as one in a loop (no fixed sequence)."""
+        cont = self.new("nop")
+        self.breaks.append([])
+        self.continues.append(cont)
+        self.link(self.stmt(body, cur), cont)
+        self.continues.pop()
+        return [self.join([cont, *self.breaks.pop()])]
 
     def s_For(self, s: c_ast.For, cur: Preds) -> Preds:
         cur = self.stmt(s.init, cur)

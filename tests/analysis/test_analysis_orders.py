@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from test_cfg import build, node
 
+from mpicc_wrap.analysis import orders
 from mpicc_wrap.analysis.cfg import CFG
 from mpicc_wrap.analysis.orders import (
     Region,
@@ -56,6 +58,31 @@ def test_fixed_sequence() -> None:
     assert fixed_sequence(g, events_of(g, "a")) is None
     g = build("if (r) exit(1); a();")
     assert fixed_sequence(g, events_of(g, "a")) == ["a"]
+    # a statement macro's do-while(0) is no loop: its collective has a fixed place
+    g = build("do { a(); } while (0); do { b(); } while (0);")
+    assert fixed_sequence(g, events_of(g, "a", "b")) == ["a", "b"]
+    g = build("do { a(); } while (n);")
+    assert fixed_sequence(g, events_of(g, "a")) is None
+
+
+def test_a_region_without_events_has_no_clusters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loop holding no collective gives no cluster, without computing its orders
+    (hdf5's test files have hundreds of loops per function, few with a collective)."""
+    g = build("while (n) { c(); n--; } a();")
+    found = regions(g)
+    computed: list[int | None] = []
+    orders_of = orders.execution_orders
+
+    def counted(region: Region, events: dict[int, list[str]]) -> dict[int, int]:
+        computed.append(region.header)
+        return orders_of(region, events)
+
+    monkeypatch.setattr(orders, "execution_orders", counted)
+    assert len(found) == 2
+    assert clusters(found[1], events_of(g, "a")) == []
+    assert computed == []
+    assert [c.name for c in clusters(found[0], events_of(g, "a"))] == ["a"]
+    assert computed == [None]
 
 
 def test_clusters_no_deciding_branch_reaches_are_not_computed() -> None:

@@ -78,6 +78,19 @@ def test_do_while_body_runs_at_least_once() -> None:
     assert names(g) == ["a", "b", "c"] and all(unconditional(g, x) for x in "abc")
 
 
+def test_do_while_zero_is_a_block_not_a_loop() -> None:
+    """The statement-macro wrapper runs its body once: no loop header, no back edge,
+    no branch on the constant; ``break`` and ``continue`` both leave it."""
+    g = build("do { a(); if (r) break; b(); if (r > 1) continue; c(); } while (0); d();")
+    assert names(g) == ["a", "b", "c", "d"]
+    assert unconditional(g, "a") and unconditional(g, "d")
+    assert not unconditional(g, "b") and not unconditional(g, "c")
+    assert branches(g) == ["r", "r > 1"]
+    assert not g.loop_after and not any(n.label == "loop" for n in g.nodes)
+    loop = build("do { a(); } while (n); d();")  # any other condition: still a loop
+    assert list(loop.loop_after) and branches(loop) == ["n"]
+
+
 def test_for_header_parts_and_calls_in_them() -> None:
     g = build("for (int i = a(); i < b(); i = c()) d(); e();")
     assert unconditional(g, "a") and unconditional(g, "b") and unconditional(g, "e")
