@@ -164,12 +164,16 @@ def analyse(ast: c_ast.FileAST,
     status = {n for n, s in ext.items() if s.status_code}
     fresh = {n for n, s in ext.items() if s.fresh_result} | {
         n for n in declared_allocators(ast) if n not in defined and n not in ext}
+    bodies = []
+    for d in defs:
+        bodies.append(_Writes())
+        bodies[-1].visit(d.body)
     while True:
         known = _Known(defined, frozenset(status), frozenset(fresh), linemap)
         found: dict[int, Arms] = {}
         grew = False
-        for d in defs:
-            scan = _function(d, known, found)
+        for d, body in zip(defs, bodies, strict=True):
+            scan = _function(d, body, known, found)
             name = d.decl.name
             if name not in status and _returns_status(d, scan):
                 status.add(name)
@@ -207,24 +211,25 @@ class _Known(NamedTuple):
     linemap: Sequence[tuple[str, int]]  # preprocessed line - 1 -> the user's (file, line)
 
 
-def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Writes:
-    """Scan one function until its failure tests settle (writes made in a failure
-    arm do not count, which can make more locals error codes, and more tests failure
-    tests); add its tests to ``found``; return the last scan."""
+def _function(d: c_ast.FuncDef, body: _Writes, known: _Known,
+              found: dict[int, Arms]) -> _Outside:
+    """Read one function's scan (``body``) until its failure tests settle (writes made
+    in a failure arm do not count, which can make more locals error codes, and more
+    tests failure tests); add its tests to ``found``; return the last reading."""
     arms: dict[int, Arms] = {}
     params = set(param_names(d.decl))
     while True:  # arms only grow (a test's pair only gains outcomes): this ends
-        scan = _Writes(known, arms)
-        scan.visit(d.body)
+        scan = body.outside(known, arms)
         codes, fresh = scan.zeros(), scan.fresh()
-        names = scan.locals | params  # what an error arm's returned variable is not
+        names = frozenset(scan.locals | params)  # what an error arm's returned variable is not
         grown = dict(arms)
         for test, then, other in scan.tests:
             t, f = _arms(test, known, codes, fresh)
-            t = t or _reports_error(then, names, known.linemap)
-            f = f or _reports_error(other, names, known.linemap)
+            t = t or body.reports_error(then, names, known.linemap)
+            f = f or body.reports_error(other, names, known.linemap)
             old = grown.get(id(test), _NOTHING)
-            pair = (old[0] or (t and not _entered(then)), old[1] or (f and not _entered(other)))
+            pair = (old[0] or (t and not body.entered(then)),
+                    old[1] or (f and not body.entered(other)))
             if pair != _NOTHING:
                 grown[id(test)] = pair
         if grown == arms:
@@ -233,20 +238,20 @@ def _function(d: c_ast.FuncDef, known: _Known, found: dict[int, Arms]) -> _Write
         arms = grown
 
 
-def _returns_status(d: c_ast.FuncDef, scan: _Writes) -> bool:
+def _returns_status(d: c_ast.FuncDef, scan: _Outside) -> bool:
     """Every return outside failure arms gives 0, an error code or a local written
     only with those (and the function returns a value that is no pointer)."""
     return not _returns_pointer(d) and _every_return(
         scan, lambda e: int_constant(e) == 0 or _is_code(e, scan.known), scan.zeros())
 
 
-def _returns_fresh(d: c_ast.FuncDef, scan: _Writes) -> bool:
+def _returns_fresh(d: c_ast.FuncDef, scan: _Outside) -> bool:
     """Every return outside failure arms gives a fresh pointer."""
     return _returns_pointer(d) and _every_return(
         scan, lambda e: _is_allocation(e, scan.known), scan.fresh())
 
 
-def _every_return(scan: _Writes, value: Callable[[c_ast.Node], bool],
+def _every_return(scan: _Outside, value: Callable[[c_ast.Node], bool],
                   locals_: frozenset[str]) -> bool:
     """The function returns (outside failure arms), and every such ``return`` gives a
     value ``value`` accepts or one of the locals ``locals_``."""
@@ -325,29 +330,114 @@ def _is_allocation(e: c_ast.Node, known: _Known) -> bool:
         _name(e) in ALLOCATORS or _name(e) in known.fresh)
 
 
+# The arms a node is in, outermost first: (id of the test, 0 for its true arm, 1 for
+# its false arm) of each enclosing ``if`` and ``?:``
+_Path = tuple[tuple[int, int], ...]
+
+
 class _Writes(Visitor):
-    """Per function: what each name is written with (``code``: an error code,
-    ``zero``, ``fresh``: an allocation, ``other``) outside the failure arms of
-    ``arms``, its non-static locals, the tests of its ``if`` statements and ``?:``
-    expressions, and the values its ``return`` statements give outside failure arms."""
+    """Per function, in one walk: each name's writes (the value written; None for
+    ``+=``, ``++`` and the like), its non-static locals, the tests of its ``if``
+    statements and ``?:`` expressions, and the values its ``return`` statements give,
+    each with the arms it is in.  ``outside`` reads them for a set of failure arms:
+    the function's tests settle over several readings (``_function``), and the
+    TU's status functions over several rounds (``analyse``), with one walk."""
 
-    def __init__(self, known: _Known, arms: Mapping[int, Arms]) -> None:
-        self.known = known
-        self.arms = arms
-        self.kinds: dict[str, set[str]] = {}
-        self.locals: set[str] = set()
-        self.tests: list[tuple[c_ast.Node, c_ast.Node | None, c_ast.Node | None]] = []
-        self.returns: list[c_ast.Node | None] = []
+    def __init__(self) -> None:
+        self.path: _Path = ()
+        self.writes: list[tuple[str, c_ast.Node | None, _Path]] = []
+        self.locals: list[tuple[str, _Path]] = []
+        self.tests: list[tuple[c_ast.Node, c_ast.Node | None, c_ast.Node | None, _Path]] = []
+        self.returns: list[tuple[c_ast.Node | None, _Path]] = []
+        self._entered: dict[int, bool] = {}  # id(arm) -> entered
+        self._reports: dict[tuple[int, frozenset[str]], bool] = {}  # -> reports_error
 
-    def _kind(self, value: c_ast.Node) -> str:
-        if _is_code(value, self.known):
-            return "code"
-        if _is_allocation(value, self.known):
-            return "fresh"
-        return "zero" if int_constant(value) == 0 else "other"
+    def entered(self, arm: c_ast.Node | None) -> bool:
+        """``_entered``, once per arm."""
+        key = id(arm)
+        if key not in self._entered:
+            self._entered[key] = _entered(arm)
+        return self._entered[key]
 
-    def _written(self, name: str, kind: str) -> None:
-        self.kinds.setdefault(name, set()).add(kind)
+    def reports_error(self, arm: c_ast.Node | None, locals_: frozenset[str],
+                      linemap: Sequence[tuple[str, int]]) -> bool:
+        """``_reports_error``, once per arm and set of locals (the linemap is the
+        TU's)."""
+        key = (id(arm), locals_)
+        if key not in self._reports:
+            self._reports[key] = _reports_error(arm, set(locals_), linemap)
+        return self._reports[key]
+
+    def outside(self, known: _Known, arms: Mapping[int, Arms]) -> _Outside:
+        """What the function does outside the failure arms of ``arms``."""
+        def kept(path: _Path) -> bool:  # in no failure arm
+            return not any(arms.get(test, _NOTHING)[side] for test, side in path)
+
+        kinds: dict[str, set[str]] = {}
+        for name, value, path in self.writes:
+            if kept(path):
+                kinds.setdefault(name, set()).add(
+                    "other" if value is None else _kind(value, known))
+        return _Outside(known, kinds, {n for n, path in self.locals if kept(path)},
+                        [(c, t, e) for c, t, e, path in self.tests if kept(path)],
+                        [e for e, path in self.returns if kept(path)])
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.name and "static" not in (node.storage or []):
+            self.locals.append((node.name, self.path))
+        if node.name and node.init is not None:
+            self.writes.append((node.name, node.init, self.path))
+        self.generic_visit(node)
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        target = _strip(node.lvalue)
+        if isinstance(target, c_ast.ID):
+            self.writes.append((target.name, node.rvalue if node.op == "=" else None,
+                                self.path))
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in WRITES_OPERAND and isinstance(node.expr, c_ast.ID):
+            self.writes.append((node.expr.name, None, self.path))
+        self.generic_visit(node)
+
+    def visit_Return(self, node: c_ast.Return) -> None:
+        self.returns.append((node.expr, self.path))
+        self.generic_visit(node)
+
+    def visit_If(self, node: c_ast.If) -> None:
+        self.tests.append((node.cond, node.iftrue, node.iffalse, self.path))
+        self.visit(node.cond)
+        outer = self.path
+        for side, arm in enumerate((node.iftrue, node.iffalse)):
+            if arm is not None:  # a failure arm runs only after a failure
+                self.path = (*outer, (id(node.cond), side))
+                self.visit(arm)
+        self.path = outer
+
+    visit_TernaryOp = visit_If
+
+
+def _kind(value: c_ast.Node, known: _Known) -> str:
+    """What ``value`` is, written to a name: an error code, an allocation ("fresh"),
+    zero, or other."""
+    if _is_code(value, known):
+        return "code"
+    if _is_allocation(value, known):
+        return "fresh"
+    return "zero" if int_constant(value) == 0 else "other"
+
+
+class _Outside(NamedTuple):
+    """A function outside its failure arms (``_Writes.outside``): what each name is
+    written with (``code``: an error code, ``zero``, ``fresh``: an allocation,
+    ``other``), its non-static locals, its tests and the values it returns."""
+
+    known: _Known
+    kinds: dict[str, set[str]]
+    locals: set[str]
+    tests: list[tuple[c_ast.Node, c_ast.Node | None, c_ast.Node | None]]
+    returns: list[c_ast.Node | None]
 
     def zeros(self) -> frozenset[str]:
         """Locals written (outside failure arms) only with error codes and 0: 0 in a
@@ -359,39 +449,6 @@ class _Writes(Visitor):
         """Locals written only with allocations."""
         return frozenset(n for n, k in self.kinds.items()
                          if n in self.locals and k == {"fresh"})
-
-    def visit_Decl(self, node: c_ast.Decl) -> None:
-        if node.name and "static" not in (node.storage or []):
-            self.locals.add(node.name)
-        if node.name and node.init is not None:
-            self._written(node.name, self._kind(node.init))
-        self.generic_visit(node)
-
-    def visit_Assignment(self, node: c_ast.Assignment) -> None:
-        target = _strip(node.lvalue)
-        if isinstance(target, c_ast.ID):
-            self._written(target.name,
-                          self._kind(node.rvalue) if node.op == "=" else "other")
-        self.generic_visit(node)
-
-    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op in WRITES_OPERAND and isinstance(node.expr, c_ast.ID):
-            self._written(node.expr.name, "other")
-        self.generic_visit(node)
-
-    def visit_Return(self, node: c_ast.Return) -> None:
-        self.returns.append(node.expr)
-        self.generic_visit(node)
-
-    def visit_If(self, node: c_ast.If) -> None:
-        self.tests.append((node.cond, node.iftrue, node.iffalse))
-        failed_then, failed_else = self.arms.get(id(node.cond), _NOTHING)
-        self.visit(node.cond)
-        for arm, failed in ((node.iftrue, failed_then), (node.iffalse, failed_else)):
-            if arm is not None and not failed:  # a failure arm runs only after a failure
-                self.visit(arm)
-
-    visit_TernaryOp = visit_If
 
 
 # A function that reports an error: Scotch's ``SCOTCH_errorPrint``, hypre's

@@ -378,3 +378,32 @@ def test_summaries_say_which_functions_are_status_and_allocating_functions() -> 
     assert [n for n in ("sync", "sync2", "choose", "group", "maybe") if s[n].status_code] \
         == ["sync", "sync2"]
     assert [n for n in ("sync", "group", "maybe") if s[n].fresh_result] == ["group"]
+
+
+def test_each_body_is_walked_once_however_many_readings_it_takes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second test is a failure test only once the first one's arm is known to be
+    a failure arm (``bad = 1`` is written there alone), and ``sync`` a status function
+    only once both are: several readings of ``f``, and a second round for the TU, from
+    one walk of each body."""
+    source = PRELUDE + (
+        "int sync(MPI_Comm c) { return MPI_Barrier(c); }\n"
+        "int f(MPI_Comm comm) { int bad = 0; if (sync(comm) != 0) bad = 1;"
+        " if (bad != 0) return 1; return 0; }\n")
+    ast = GnuCParser().parse(source)
+    bodies = {id(d.body): d.decl.name for d in ast.ext if isinstance(d, c_ast.FuncDef)}
+    walks: list[str] = []
+    walk = failures._Writes.visit
+
+    def counted(self: failures._Writes, node: c_ast.Node) -> object:
+        if id(node) in bodies:
+            walks.append(bodies[id(node)])
+        return walk(self, node)
+
+    monkeypatch.setattr(failures._Writes, "visit", counted)
+    facts = failures.analyse(ast)
+    f = ast.ext[-1]
+    tests = [s.cond for s in f.body.block_items if isinstance(s, c_ast.If)]
+    assert [facts.tests.get(id(t)) for t in tests] == [THEN, THEN]
+    assert "sync" in facts.status
+    assert sorted(walks) == sorted(bodies.values())
