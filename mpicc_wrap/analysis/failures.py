@@ -99,7 +99,7 @@ and kept in the CFG like any other arm.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import NamedTuple
 
 from pycparser import c_ast
@@ -164,10 +164,7 @@ def analyse(ast: c_ast.FileAST,
     status = {n for n, s in ext.items() if s.status_code}
     fresh = {n for n, s in ext.items() if s.fresh_result} | {
         n for n in declared_allocators(ast) if n not in defined and n not in ext}
-    bodies = []
-    for d in defs:
-        bodies.append(_Writes())
-        bodies[-1].visit(d.body)
+    bodies = [_Writes.of(d) for d in defs]
     while True:
         known = _Known(defined, frozenset(status), frozenset(fresh), linemap)
         found: dict[int, Arms] = {}
@@ -352,6 +349,13 @@ class _Writes(Visitor):
         self._entered: dict[int, bool] = {}  # id(arm) -> entered
         self._reports: dict[tuple[int, frozenset[str]], bool] = {}  # -> reports_error
 
+    @classmethod
+    def of(cls, d: c_ast.FuncDef) -> _Writes:
+        """The walk of ``d``'s body."""
+        scan = cls()
+        scan.visit(d.body)
+        return scan
+
     def entered(self, arm: c_ast.Node | None) -> bool:
         """``_entered``, once per arm."""
         key = id(arm)
@@ -365,7 +369,7 @@ class _Writes(Visitor):
         TU's)."""
         key = (id(arm), locals_)
         if key not in self._reports:
-            self._reports[key] = _reports_error(arm, set(locals_), linemap)
+            self._reports[key] = _reports_error(arm, locals_, linemap)
         return self._reports[key]
 
     def outside(self, known: _Known, arms: Mapping[int, Arms]) -> _Outside:
@@ -410,7 +414,7 @@ class _Writes(Visitor):
         self.visit(node.cond)
         outer = self.path
         for side, arm in enumerate((node.iftrue, node.iffalse)):
-            if arm is not None:  # a failure arm runs only after a failure
+            if arm is not None:  # every arm: ``outside`` drops the failure arms
                 self.path = (*outer, (id(node.cond), side))
                 self.visit(arm)
         self.path = outer
@@ -458,7 +462,7 @@ _REPORTER = re.compile(r"error", re.IGNORECASE)
 _WARNING = re.compile(r"warn|PrintW$", re.IGNORECASE)
 
 
-def _reports_error(arm: c_ast.Node | None, locals_: set[str],
+def _reports_error(arm: c_ast.Node | None, locals_: Set[str],
                    linemap: Sequence[tuple[str, int]]) -> bool:
     """``arm`` reports an error and leaves with a failure: it calls an error reporter
     (a function with ``error`` in its name, or one passed its own source location;
@@ -484,7 +488,7 @@ def _reports_error(arm: c_ast.Node | None, locals_: set[str],
         s in messages or _sets_flag(s, zero=True) for s in rest))
 
 
-def _names_state(e: c_ast.Node, locals_: set[str]) -> bool:
+def _names_state(e: c_ast.Node, locals_: Set[str]) -> bool:
     """``e`` is a variable that is not one of ``locals_``: state outside the function."""
     bare = _strip(e)
     return isinstance(bare, c_ast.ID) and bare.name not in locals_

@@ -253,9 +253,9 @@ def clusters(region: Region, events: Events,
     sites' clusters alone).  With ``independent`` (two tokens that need not keep
     their relative order), a token's order counts only the events it depends on
     (``token_classes``, or ``classes`` when the caller has them)."""
-    groups: dict[tuple[int, str], list[int]] = {}
     if not any(n in events for n in region.succs if n != region.entry):
         return []  # no collective in the region (most loops): no cluster to order
+    groups: dict[tuple[int, str], list[int]] = {}
     for members, counted in classes or token_classes(events, independent):
         order = execution_orders(region, counted)
         for n in sorted(region.succs):
